@@ -14,7 +14,7 @@ let package = Package(
     // WGS84 geodesic distance and azimuth; no dependencies
     .target(name: "Geodesy"),
     .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy"]),
-    .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+    .testTarget(name: "NMEATests", dependencies: ["NMEA"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
     .testTarget(name: "WhereAmITests", dependencies: ["NMEA", "Geodesy"]),
   ],

@@ -1,0 +1,166 @@
+/// A piece of input that was skipped, where it was and why.
+public struct Rejection: Sendable, Equatable, CustomStringConvertible {
+  public var reason: RejectionReason
+  /// The 1-based line of the input.
+  public var line: Int
+  /// For malformed fields: the sentence's address and the field at fault.
+  public var address: SentenceAddress?
+  public var fieldError: FieldError?
+
+  public var description: String {
+    var text = "line \(line): \(reason)"
+    if let address { text += ": \(address)" }
+    if let fieldError { text += " \(fieldError)" }
+    return text
+  }
+}
+
+/// What the decoder produces as bytes go in.
+public enum DecoderEvent: Sendable {
+  /// A reporting cycle is complete.
+  case fix(Fix)
+  /// A well-framed sentence was decoded (typed, or passed through as `other`).
+  case sentence(Sentence, line: Int)
+  /// Input was skipped.
+  case rejected(Rejection)
+}
+
+/// The whole pipeline: bytes → framed sentences → typed sentences → fixes, with counts.
+///
+/// Streaming and chunking-independent: feed it bytes in pieces of any size; it keeps
+/// constant memory.
+public struct NMEADecoder {
+  /// Settings that change what is accepted.
+  public struct Options: Sendable {
+    /// Reject sentences without a checksum (by default they are accepted and counted as
+    /// unchecked, as gpsd 3.22 does).
+    public var requiresChecksum = false
+    /// The date of the first cycle for logs that carry none before their first RMC/ZDA.
+    public var date: CalendarDate?
+    /// Deliver `.sentence` events (off by default: most callers want fixes only).
+    public var reportsSentences = false
+    /// Take `# Date: YYYY-MM-DD` comment lines (gpsd's log headers) as a date seed.
+    public var honoursDateComments = true
+
+    /// Creates options.
+    public init(
+      requiresChecksum: Bool = false, date: CalendarDate? = nil, reportsSentences: Bool = false,
+      honoursDateComments: Bool = true
+    ) {
+      self.requiresChecksum = requiresChecksum
+      self.date = date
+      self.reportsSentences = reportsSentences
+      self.honoursDateComments = honoursDateComments
+    }
+  }
+
+  public private(set) var statistics = DecoderStatistics()
+  private var framer: SentenceFramer
+  private var assembler: FixAssembler
+  private let options: Options
+  private var sawDate = false
+
+  /// Creates a decoder.
+  public init(options: Options = Options()) {
+    self.options = options
+    framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
+    assembler = FixAssembler(date: options.date)
+    sawDate = options.date != nil
+  }
+
+  /// Feeds bytes; `handle` receives the events they complete, in order.
+  public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ handle: (DecoderEvent) -> Void) {
+    statistics.bytes += bytes.count
+    var framer = takeFramer()
+    framer.consume(bytes) { event in self.handle(event, handle) }
+    self.framer = framer
+  }
+
+  /// Feeds bytes; `handle` receives the events they complete, in order.
+  public mutating func decode(_ bytes: some Sequence<UInt8>, _ handle: (DecoderEvent) -> Void) {
+    var framer = takeFramer()
+    var count = 0
+    framer.consume(bytes.lazy.map { count += 1; return $0 }) { event in self.handle(event, handle) }
+    self.framer = framer
+    statistics.bytes += count
+  }
+
+  /// Ends the input: completes an open sentence and the last cycle.
+  public mutating func finish(_ handle: (DecoderEvent) -> Void) {
+    var framer = takeFramer()
+    framer.finish { event in self.handle(event, handle) }
+    self.framer = framer
+    statistics.lines = framer.line - 1
+    if let fix = assembler.finish() { deliver(fix, handle) }
+  }
+
+  /// Completes the current cycle now (a live source that went quiet): its fix is delivered
+  /// without waiting for the next cycle to begin.
+  public mutating func completeCycle(_ handle: (DecoderEvent) -> Void) {
+    if let fix = assembler.finish() { deliver(fix, handle) }
+  }
+
+  /// Moves the framer out of `self`, so that its buffer stays uniquely referenced (no
+  /// copy) while the event handler, which needs `self`, runs.
+  private mutating func takeFramer() -> SentenceFramer {
+    var framer = SentenceFramer.placeholder
+    swap(&framer, &self.framer)
+    return framer
+  }
+
+  /// The line being read.
+  public var line: Int { framer.line }
+
+  private mutating func handle(_ event: FramingEvent, _ handle: (DecoderEvent) -> Void) {
+    switch event {
+    case .sentence(let framed):
+      statistics.sentences += 1
+      if !framed.hasChecksum { statistics.uncheckedSentences += 1 }
+      let sentence: Sentence
+      do throws(FieldError) {
+        sentence = try Sentence(framed)
+      } catch {
+        statistics.sentences -= 1
+        if !framed.hasChecksum { statistics.uncheckedSentences -= 1 }
+        statistics.count(.malformedFields)
+        let address = FieldReader(framed.bytes).address
+        handle(.rejected(Rejection(reason: .malformedFields, line: framed.line, address: SentenceAddress(address), fieldError: error)))
+        return
+      }
+      if let kind = sentence.kind {
+        statistics.count(kind)
+      } else if case .other(let address) = sentence {
+        statistics.otherByAddress[address, default: 0] += 1
+      }
+      if options.reportsSentences { handle(.sentence(sentence, line: framed.line)) }
+      if let fix = assembler.add(sentence) { deliver(fix, handle) }
+    case .comment(let text, _):
+      statistics.comments += 1
+      if options.honoursDateComments && !sawDate, let date = Self.dateComment(text) {
+        assembler.seed(date: date)
+        sawDate = true
+      }
+    case .rejected(let reason, let line):
+      statistics.count(reason)
+      handle(.rejected(Rejection(reason: reason, line: line)))
+    }
+  }
+
+  private mutating func deliver(_ fix: Fix, _ handle: (DecoderEvent) -> Void) {
+    statistics.cycles += 1
+    if fix.hasPosition { statistics.fixesWithPosition += 1 }
+    handle(.fix(fix))
+  }
+
+  /// Reads `Date: YYYY-M-D` (gpsd's log header) from a comment's text.
+  static func dateComment(_ text: UnsafeBufferPointer<UInt8>) -> CalendarDate? {
+    let line = String(decoding: text, as: UTF8.self).drop { $0 == " " }
+    guard line.lowercased().hasPrefix("date:") else { return nil }
+    let value = line.dropFirst(5).drop { $0 == " " }
+    let numbers = value.prefix { $0.isNumber || $0 == "-" }.split(separator: "-")
+    guard numbers.count == 3, numbers[0].count == 4, let year = Int(numbers[0]),
+      let month = Int(numbers[1]), let day = Int(numbers[2])
+    else { return nil }
+    return CalendarDate(year: year, month: month, day: day)
+  }
+}

@@ -1,0 +1,236 @@
+/// Reads the comma-separated fields of one framed sentence, straight from its bytes.
+///
+/// Every sentence decoder is a flat list of calls on one reader. Each accessor returns
+/// `nil` for an empty field (absent, never 0) and throws a ``FieldError`` naming the
+/// field when it is malformed or impossible. Field 0 is the first field after the
+/// address. The reader borrows the sentence's bytes: it must not outlive them.
+struct FieldReader {
+  /// At most this many fields after the address are read; the rest are ignored.
+  static let maximumFields = 63
+
+  let bytes: UnsafeBufferPointer<UInt8>
+  /// Offsets of the separating commas; `separators[i]` ends field i-1 (i = 0 ends the
+  /// address), and `separators[count]` is the end of the last field.
+  private var separators = InlineArray<64, UInt8>(repeating: 0)
+  /// The number of fields after the address.
+  private(set) var count = 0
+
+  /// Splits `bytes` (the sentence from its delimiter up to the checksum's `*`).
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    var fields = 0
+    var index = 0
+    let end = min(bytes.count, 255)
+    while index < end {
+      if bytes[index] == UInt8(ascii: ",") {
+        if fields == Self.maximumFields { break }
+        separators[fields] = UInt8(truncatingIfNeeded: index)
+        fields += 1
+      }
+      index += 1
+    }
+    separators[fields] = UInt8(truncatingIfNeeded: index)
+    count = fields
+  }
+
+  /// The address after the delimiter: talker and type (`GPGGA`) or a proprietary name.
+  var address: UnsafeBufferPointer<UInt8> {
+    let end = count > 0 ? Int(separators[0]) : Int(separators[0])
+    return UnsafeBufferPointer(rebasing: bytes[1..<end])
+  }
+
+  /// The raw bytes of field `index`; empty when the sentence has fewer fields.
+  @inline(__always)
+  func raw(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    guard index < count else { return UnsafeBufferPointer(rebasing: bytes[0..<0]) }
+    let start = Int(separators[index]) + 1
+    let end = Int(separators[index + 1])
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
+  }
+
+  /// Whether field `index` is present and not empty.
+  func has(_ index: Int) -> Bool { !raw(index).isEmpty }
+
+  /// Fails unless the sentence has at least `fields` fields.
+  func require(fields: Int, name: String) throws(FieldError) {
+    if count < fields { throw FieldError(index: fields - 1, name: name, problem: .missing) }
+  }
+
+  // MARK: Scalars
+
+  /// A single character.
+  func character(_ index: Int, _ name: String) throws(FieldError) -> UInt8? {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard field.count == 1 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    return field[0]
+  }
+
+  /// One of `allowed` characters.
+  func character(_ index: Int, _ name: String, oneOf allowed: StaticString) throws(FieldError)
+    -> UInt8?
+  {
+    guard let value = try character(index, name) else { return nil }
+    let isAllowed = allowed.withUTF8Buffer { $0.contains(value) }
+    guard isAllowed else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    return value
+  }
+
+  /// A non-negative decimal integer, optionally limited to `range`.
+  func integer(_ index: Int, _ name: String, in range: ClosedRange<Int>? = nil) throws(FieldError)
+    -> Int?
+  {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard field.count <= 18 else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    var value = 0
+    for byte in field {
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+      value = value * 10 + Int(digit)
+    }
+    if let range, !range.contains(value) {
+      throw FieldError(index: index, name: name, problem: .outOfRange)
+    }
+    return value
+  }
+
+  /// A hexadecimal integer (NMEA 4.11 signal IDs go up to `F`).
+  func hexInteger(_ index: Int, _ name: String) throws(FieldError) -> Int? {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard field.count <= 8 else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    var value = 0
+    for byte in field {
+      guard let digit = hexValue(byte) else {
+        throw FieldError(index: index, name: name, problem: .invalidFormat)
+      }
+      value = value << 4 | Int(digit)
+    }
+    return value
+  }
+
+  /// A decimal number such as `-12.345`, optionally limited to `range`.
+  func decimal(_ index: Int, _ name: String, in range: ClosedRange<Double>? = nil)
+    throws(FieldError) -> Double?
+  {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard let digits = DecimalDigits(field) else {
+      throw FieldError(index: index, name: name, problem: .invalidFormat)
+    }
+    let value = digits.value(field)
+    if let range, !range.contains(value) {
+      throw FieldError(index: index, name: name, problem: .outOfRange)
+    }
+    return value
+  }
+
+  /// A decimal number followed by a unit field that must be `unit` when present.
+  func decimal(_ index: Int, _ name: String, unit: UInt8) throws(FieldError) -> Double? {
+    let value = try decimal(index, name)
+    let unitField = raw(index + 1)
+    if !unitField.isEmpty && (unitField.count != 1 || unitField[0] != unit) {
+      throw FieldError(index: index + 1, name: name + " unit", problem: .outOfRange)
+    }
+    return value
+  }
+
+  // MARK: Positions and times
+
+  /// Latitude `ddmm.mmmm` in field `index` and `N`/`S` in the next, in signed degrees.
+  func latitude(_ index: Int) throws(FieldError) -> Double? {
+    try angle(index, "latitude", maximumDegrees: 90, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
+  }
+
+  /// Longitude `dddmm.mmmm` in field `index` and `E`/`W` in the next, in signed degrees.
+  func longitude(_ index: Int) throws(FieldError) -> Double? {
+    try angle(index, "longitude", maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
+  }
+
+  private func angle(
+    _ index: Int, _ name: String, maximumDegrees: UInt64, positive: UInt8, negative: UInt8
+  ) throws(FieldError) -> Double? {
+    let field = raw(index)
+    let hemisphere = raw(index + 1)
+    if field.isEmpty && hemisphere.isEmpty { return nil }
+    guard !field.isEmpty, hemisphere.count == 1 else {
+      throw FieldError(index: index, name: name, problem: .incompletePair)
+    }
+    guard let digits = DecimalDigits(field), !digits.negative, field[0] != UInt8(ascii: "+"),
+      digits.integerDigits >= 3, digits.integerDigits <= 5
+    else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    let degrees = digits.integerPart / 100
+    let wholeMinutes = digits.integerPart % 100
+    let minutes = digits.value(field) - Double(degrees * 100)
+    guard wholeMinutes < 60, degrees < maximumDegrees || (degrees == maximumDegrees && minutes == 0)
+    else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    let value = Double(degrees) + minutes / 60
+    switch hemisphere[0] {
+    case positive: return value
+    case negative: return -value
+    default: throw FieldError(index: index + 1, name: name + " hemisphere", problem: .outOfRange)
+    }
+  }
+
+  /// UTC time `hhmmss` or `hhmmss.sss…` (fraction kept to the microsecond).
+  func time(_ index: Int, _ name: String = "time") throws(FieldError) -> TimeOfDay? {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard field.count >= 6 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    var parts = (0, 0, 0)
+    for position in 0..<6 {
+      let digit = field[position] &- UInt8(ascii: "0")
+      guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+      switch position {
+      case 0, 1: parts.0 = parts.0 * 10 + Int(digit)
+      case 2, 3: parts.1 = parts.1 * 10 + Int(digit)
+      default: parts.2 = parts.2 * 10 + Int(digit)
+      }
+    }
+    var microsecond = 0
+    if field.count > 6 {
+      guard field[6] == UInt8(ascii: ".") else {
+        throw FieldError(index: index, name: name, problem: .invalidFormat)
+      }
+      var scale = 100_000
+      for position in 7..<field.count {
+        let digit = field[position] &- UInt8(ascii: "0")
+        guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+        microsecond += Int(digit) * scale
+        scale /= 10
+      }
+    }
+    guard let time = TimeOfDay(hour: parts.0, minute: parts.1, second: parts.2, microsecond: microsecond)
+    else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    return time
+  }
+
+  /// A `ddmmyy` date; two-digit years 80–99 are 1980–1999, the others 2000–2079.
+  func date(_ index: Int, _ name: String = "date") throws(FieldError) -> CalendarDate? {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    guard field.count == 6 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    var parts = (0, 0, 0)
+    for position in 0..<6 {
+      let digit = field[position] &- UInt8(ascii: "0")
+      guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+      switch position {
+      case 0, 1: parts.0 = parts.0 * 10 + Int(digit)
+      case 2, 3: parts.1 = parts.1 * 10 + Int(digit)
+      default: parts.2 = parts.2 * 10 + Int(digit)
+      }
+    }
+    let year = parts.2 >= 80 ? 1900 + parts.2 : 2000 + parts.2
+    guard let date = CalendarDate(year: year, month: parts.1, day: parts.0) else {
+      throw FieldError(index: index, name: name, problem: .outOfRange)
+    }
+    return date
+  }
+
+  /// The field as text (for free-text fields such as TXT's message).
+  func text(_ index: Int) -> String? {
+    let field = raw(index)
+    return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+  }
+}

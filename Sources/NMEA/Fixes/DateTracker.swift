@@ -1,0 +1,44 @@
+/// Gives time-only sentences a date, never from the computer's clock.
+///
+/// The tracker keeps an anchor: "at this time of day it was this date". RMC and ZDA set
+/// it; every cycle then takes the day (the anchor's, the one before or the one after)
+/// that puts it closest to the anchor, and moves the anchor along. So a log whose GGA
+/// runs past midnight rolls forward to the next date by itself, and a late sentence from
+/// before midnight keeps its day. A seed (`--date`, a `# Date:` comment) is weaker: it
+/// names the date of the first cycle, whatever its time.
+struct DateTracker {
+  private var anchor: Timestamp?
+  private var seed: CalendarDate?
+
+  /// Seeds the date of the first cycle, unless a date is known already.
+  mutating func seed(_ date: CalendarDate) {
+    if anchor == nil { seed = date }
+  }
+
+  /// Records a date the receiver stated for a time of day.
+  mutating func observe(_ date: CalendarDate, at time: TimeOfDay) {
+    anchor = Timestamp(date: date, time: time)
+    seed = nil
+  }
+
+  /// The timestamp for a cycle at `time`, and the anchor moved to it; `nil` while no date
+  /// is known.
+  mutating func resolve(_ time: TimeOfDay) -> Timestamp? {
+    if let anchor {
+      let day = TimeOfDay.microsecondsPerDay
+      let sameDay = Timestamp(date: anchor.date, time: time).microsecondsSinceEpoch
+      let offset = sameDay - anchor.microsecondsSinceEpoch
+      let shift = offset > day / 2 ? -day : offset < -day / 2 ? day : 0
+      let resolved = Timestamp(microsecondsSinceEpoch: sameDay + shift)
+      self.anchor = resolved
+      return resolved
+    }
+    if let seed {
+      let resolved = Timestamp(date: seed, time: time)
+      anchor = resolved
+      self.seed = nil
+      return resolved
+    }
+    return nil
+  }
+}

@@ -1,0 +1,57 @@
+/// One satellite in view, as the last complete GSV report described it.
+public struct SatelliteInfo: Sendable, Equatable {
+  /// The constellation, from the talker, the NMEA 4.10 system ID or the ID range.
+  public var constellation: Constellation?
+  /// The satellite ID as the receiver numbers it (the PRN for GPS).
+  public var id: Int
+  /// The NMEA 4.10 signal ID (1 is L1 C/A or E1 etc.; meaning depends on the system).
+  public var signalID: Int?
+  /// Degrees above the horizon.
+  public var elevation: Double?
+  /// Degrees from true north.
+  public var azimuth: Double?
+  /// Carrier-to-noise density, dB-Hz; absent when the satellite is not tracked.
+  public var snr: Double?
+  /// Whether the receiver used it in the fix (listed in a GSA of the cycle).
+  public var isUsed: Bool
+
+  /// Creates a satellite description.
+  public init(
+    constellation: Constellation?, id: Int, signalID: Int? = nil, elevation: Double? = nil,
+    azimuth: Double? = nil, snr: Double? = nil, isUsed: Bool = false
+  ) {
+    self.constellation = constellation
+    self.id = id
+    self.signalID = signalID
+    self.elevation = elevation
+    self.azimuth = azimuth
+    self.snr = snr
+    self.isUsed = isUsed
+  }
+}
+
+/// Dilutions of precision: how the satellites' geometry magnifies range errors.
+public struct DilutionOfPrecision: Sendable, Equatable {
+  public var position: Double?
+  public var horizontal: Double?
+  public var vertical: Double?
+
+  /// Creates a set of DOPs.
+  public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil) {
+    self.position = position
+    self.horizontal = horizontal
+    self.vertical = vertical
+  }
+}
+
+/// The receiver's own error statistics for a fix (from GST), 1-sigma, metres.
+public struct ErrorStatistics: Sendable, Equatable {
+  public var rms: Double?
+  public var semiMajor: Double?
+  public var semiMinor: Double?
+  /// Degrees from true north.
+  public var orientation: Double?
+  public var latitude: Double?
+  public var longitude: Double?
+  public var altitude: Double?
+}

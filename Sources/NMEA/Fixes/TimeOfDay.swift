@@ -1,0 +1,156 @@
+/// A UTC time of day, as NMEA sentences carry it, to the microsecond.
+public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Microseconds since midnight UTC; up to one leap second past 23:59:59.
+  public var microseconds: Int64
+
+  /// Microseconds in a day without a leap second.
+  public static let microsecondsPerDay: Int64 = 86_400_000_000
+
+  /// Creates a time of day from microseconds since midnight.
+  public init(microseconds: Int64) { self.microseconds = microseconds }
+
+  /// Creates a time of day from its parts; `nil` when a part is out of range.
+  public init?(hour: Int, minute: Int, second: Int, microsecond: Int = 0) {
+    guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+      (0..<1_000_000).contains(microsecond)
+    else { return nil }
+    microseconds =
+      (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * 1_000_000 + Int64(microsecond)
+  }
+
+  /// Seconds since midnight, with the fraction.
+  public var seconds: Double { Double(microseconds) / 1e6 }
+
+  public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
+    lhs.microseconds < rhs.microseconds
+  }
+
+  /// `hh:mm:ss.sss`
+  public var description: String {
+    let totalMilliseconds = microseconds / 1000
+    let (hms, ms) = totalMilliseconds.quotientAndRemainder(dividingBy: 1000)
+    return "\(pad(Int(hms / 3600), 2)):\(pad(Int(hms / 60 % 60), 2)):\(pad(Int(hms % 60), 2))"
+      + ".\(pad(Int(ms), 3))"
+  }
+}
+
+/// A calendar date in UTC (proleptic Gregorian).
+public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public var year: Int
+  public var month: Int
+  public var day: Int
+
+  /// Creates a date; `nil` when the day does not exist.
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// The date `days` days after 1970-01-01.
+  public init(daysSinceEpoch days: Int) {
+    // Howard Hinnant's civil-from-days algorithm: exact for any Gregorian date.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  }
+
+  /// Days since 1970-01-01 (negative before it).
+  public var daysSinceEpoch: Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The next calendar day.
+  public var next: CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + 1) }
+  /// The previous calendar day.
+  public var previous: CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch - 1) }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+
+  /// `YYYY-MM-DD`
+  public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+
+  /// Parses `YYYY-MM-DD`.
+  public init?(iso8601 text: some StringProtocol) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    else { return nil }
+    self.init(year: year, month: month, day: day)
+  }
+}
+
+/// A point in UTC time: microseconds since 1970-01-01T00:00:00Z (leap seconds not counted).
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Microseconds since the Unix epoch.
+  public var microsecondsSinceEpoch: Int64
+
+  /// Creates a timestamp from microseconds since the Unix epoch.
+  public init(microsecondsSinceEpoch: Int64) {
+    self.microsecondsSinceEpoch = microsecondsSinceEpoch
+  }
+
+  /// Joins a date and a time of day.
+  public init(date: CalendarDate, time: TimeOfDay) {
+    microsecondsSinceEpoch =
+      Int64(date.daysSinceEpoch) * TimeOfDay.microsecondsPerDay + time.microseconds
+  }
+
+  /// Seconds since the Unix epoch.
+  public var secondsSinceEpoch: Double { Double(microsecondsSinceEpoch) / 1e6 }
+
+  /// The date part.
+  public var date: CalendarDate {
+    let days = microsecondsSinceEpoch >= 0
+      ? microsecondsSinceEpoch / TimeOfDay.microsecondsPerDay
+      : (microsecondsSinceEpoch + 1) / TimeOfDay.microsecondsPerDay - 1
+    return CalendarDate(daysSinceEpoch: Int(days))
+  }
+
+  /// The time-of-day part.
+  public var timeOfDay: TimeOfDay {
+    let rest = microsecondsSinceEpoch - Int64(date.daysSinceEpoch) * TimeOfDay.microsecondsPerDay
+    return TimeOfDay(microseconds: rest)
+  }
+
+  /// Seconds from `other` to `self`.
+  public func seconds(since other: Timestamp) -> Double {
+    Double(microsecondsSinceEpoch - other.microsecondsSinceEpoch) / 1e6
+  }
+
+  public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
+  }
+
+  /// ISO 8601 in UTC with milliseconds, as gpsd prints it: `2024-05-01T12:00:00.000Z`.
+  public var description: String { "\(date)T\(timeOfDay)Z" }
+}
+
+/// Zero-padded decimal without Foundation.
+func pad(_ value: Int, _ width: Int) -> String {
+  let digits = String(value)
+  return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

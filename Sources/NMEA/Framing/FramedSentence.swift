@@ -1,0 +1,26 @@
+/// One sentence cut out of the byte stream, checksum verified, not yet interpreted.
+///
+/// `bytes` runs from the start delimiter (`$` or `!`) up to, but not including, the `*`
+/// of the checksum (or the end of the line when there was none). The storage belongs to
+/// the framer and is only valid while the callback that received it runs.
+public struct FramedSentence {
+  /// The sentence text from its start delimiter up to its checksum delimiter.
+  public let bytes: UnsafeBufferPointer<UInt8>
+  /// Whether a `*HH` checksum was present (it always matched: bad ones are rejected).
+  public let hasChecksum: Bool
+  /// The 1-based line of the input where the sentence started.
+  public let line: Int
+
+  /// The sentence text as a `String`, for messages and tests; not for hot paths.
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// What the framer found in the byte stream.
+public enum FramingEvent {
+  /// A sentence with a good (or, outside strict mode, absent) checksum.
+  case sentence(FramedSentence)
+  /// A `#` comment line; the bytes follow the `#` (gpsd's logs carry `# Date:` lines).
+  case comment(UnsafeBufferPointer<UInt8>, line: Int)
+  /// Input that was skipped, with the line it started on.
+  case rejected(RejectionReason, line: Int)
+}

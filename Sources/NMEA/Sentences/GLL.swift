@@ -1,0 +1,26 @@
+/// GLL: geographic position, latitude and longitude.
+///
+/// ```
+/// Format:  $--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,a*hh
+/// Fields:         0       1 2        3 4         5 6
+/// Example: $GPGLL,4916.45,N,12311.12,W,225444,A,A*5C
+/// ```
+/// Fields 4 and 5 are absent before NMEA 2.0, field 6 before 2.3.
+public struct GLL: Sendable, Equatable {
+  public var talker: Talker
+  public var latitude: Double?
+  public var longitude: Double?
+  public var time: TimeOfDay?
+  public var isValid: Bool?
+  public var mode: FAAMode?
+
+  init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
+    try fields.require(fields: 4, name: "longitude hemisphere")
+    self.talker = talker
+    latitude = try fields.latitude(0)
+    longitude = try fields.longitude(2)
+    time = try fields.time(4)
+    isValid = try fields.character(5, "status", oneOf: "AV").map { $0 == UInt8(ascii: "A") }
+    mode = try fields.character(6, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+  }
+}

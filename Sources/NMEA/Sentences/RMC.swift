@@ -1,0 +1,69 @@
+/// RMC: recommended minimum data: position, speed, course and the date.
+///
+/// ```
+/// Format:  $--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s*hh
+/// Fields:         0         1 2       3 4        5 6   7   8      9   10 11 12
+/// Example: $GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,E*6B
+/// ```
+/// Field 11 (FAA mode) came with NMEA 2.3, field 12 (navigational status) with 4.10.
+public struct RMC: Sendable, Equatable {
+  public var talker: Talker
+  public var time: TimeOfDay?
+  /// `true` for status `A` (valid), `false` for `V` (warning: the position is not usable).
+  public var isValid: Bool?
+  public var latitude: Double?
+  public var longitude: Double?
+  /// Speed over ground, metres per second.
+  public var speed: Double?
+  /// Course over ground, degrees from true north.
+  public var course: Double?
+  public var date: CalendarDate?
+  /// Magnetic variation, degrees, east positive.
+  public var magneticVariation: Double?
+  public var mode: FAAMode?
+  public var navigationalStatus: NavigationalStatus?
+
+  init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
+    try fields.require(fields: 9, name: "date")
+    self.talker = talker
+    time = try fields.time(0)
+    isValid = try fields.character(1, "status", oneOf: "AV").map { $0 == UInt8(ascii: "A") }
+    latitude = try fields.latitude(2)
+    longitude = try fields.longitude(4)
+    speed = try fields.decimal(6, "speed", in: 0...100_000).map { $0 * knot }
+    course = try fields.decimal(7, "course", in: -360...360)
+    date = try fields.date(8)
+    // Some receivers (Motorola) drop the variation's direction and put the mode letter
+    // in its place: `...,181207,0,A*77`.
+    if fields.count == 11, let letter = try? fields.character(10, "mode"), letter != UInt8(ascii: "E"),
+      letter != UInt8(ascii: "W"), let shiftedMode = FAAMode(rawValue: letter)
+    {
+      mode = shiftedMode
+    } else {
+      magneticVariation = try signedVariation(fields, 9)
+      mode = try fields.character(11, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+    }
+    navigationalStatus = try fields.character(12, "navigational status", oneOf: "SCUV")
+      .flatMap(NavigationalStatus.init(rawValue:))
+  }
+}
+
+/// Metres per second in one knot.
+let knot = 1852.0 / 3600.0
+
+/// A magnetic variation in field `index` with `E`/`W` in the next, east positive.
+///
+/// Some receivers (Trimble, Caterpillar) fill the field with 999.9 when they have no
+/// model: a value beyond 180° is their "unknown", and is read as absent rather than
+/// rejecting the position and date the same sentence carries.
+func signedVariation(_ fields: FieldReader, _ index: Int) throws(FieldError) -> Double? {
+  guard let value = try fields.decimal(index, "magnetic variation"), value >= 0 else {
+    if fields.has(index) { throw FieldError(index: index, name: "magnetic variation", problem: .outOfRange) }
+    return nil
+  }
+  if value > 180 { return nil }
+  switch try fields.character(index + 1, "magnetic variation direction", oneOf: "EW") {
+  case UInt8(ascii: "W"): return -value
+  default: return value
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import NMEA
+
+/// Where the shared gpsd corpus lives: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd`
+/// beside the package (the layout of a checkout and of CI).
+enum Corpus {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static var directory: URL {
+    if let path = ProcessInfo.processInfo.environment["WHEREAMI_CORPUS"] {
+      return URL(fileURLWithPath: path)
+    }
+    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd")
+  }
+
+  static var logs: [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".log") }.sorted().map { directory.appendingPathComponent($0) }
+  }
+}
+
+/// Decodes a whole byte array in one go.
+func decodeAll(
+  _ bytes: [UInt8], options: NMEADecoder.Options = .init()
+) -> (fixes: [Fix], rejections: [Rejection], sentences: [(Sentence, Int)], statistics: DecoderStatistics) {
+  var decoder = NMEADecoder(options: options)
+  var fixes: [Fix] = []
+  var rejections: [Rejection] = []
+  var sentences: [(Sentence, Int)] = []
+  let handle: (DecoderEvent) -> Void = { event in
+    switch event {
+    case .fix(let fix): fixes.append(fix)
+    case .rejected(let rejection): rejections.append(rejection)
+    case .sentence(let sentence, let line): sentences.append((sentence, line))
+    }
+  }
+  bytes.withUnsafeBytes { decoder.decode($0, handle) }
+  decoder.finish(handle)
+  return (fixes, rejections, sentences, decoder.statistics)
+}
