@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The exit codes of `whereami`, from BSD's sysexits where one fits. The README lists them.
+enum ExitCode: Int32 {
+  /// Done; the input may still have had rejected lines (they are counted, not fatal).
+  case success = 0
+  /// The command line is wrong.
+  case usage = 64
+  /// An argument's value is not valid data (a malformed `--date`, say).
+  case dataError = 65
+  /// The source does not exist.
+  case noInput = 66
+  /// Reading the source or writing the output failed.
+  case ioError = 74
+  /// The source exists but may not be read (permission denied).
+  case permissionDenied = 77
+}
+
+/// An error that ends the program with a message and an exit code.
+struct CommandError: Error {
+  var message: String
+  var code: ExitCode
+}

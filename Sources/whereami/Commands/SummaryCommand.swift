@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import NMEA
+
+/// `whereami summary FILE...`: what a log holds, and what was wrong with it.
+enum SummaryCommand {
+  static let spec = CommandSpec(
+    name: "summary",
+    abstract: "Summarise logs: fixes, time span, distance, speeds, fix modes and qualities, sentence and rejection counts.",
+    arguments: "FILE...",
+    minimumArguments: 1,
+    maximumArguments: nil,
+    options: [
+      OptionSpec(name: "json", value: nil, help: "One JSON object per file (and a total for several files).")
+    ] + DecodeOptions.specs,
+    discussion: "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows.")
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    let options = try DecodeOptions.decoderOptions(arguments, command: spec.name)
+    var output = OutputStream(descriptor: STDOUT_FILENO)
+    var total = TrackSummary()
+    let json = arguments.has("json")
+    for path in arguments.positionals {
+      let input = try InputFile(path: path)
+      var summary = TrackSummary()
+      var decoder = NMEADecoder(options: options)
+      let handle: (DecoderEvent) -> Void = { event in
+        if case .fix(let fix) = event { summary.add(fix) }
+      }
+      try input.forEachChunk { chunk in
+        decoder.decode(chunk, handle)
+        return true
+      }
+      decoder.finish(handle)
+      summary.statistics = decoder.statistics
+      output.write(json ? summary.json(name: input.name) : summary.text(name: input.name))
+      total.merge(summary)
+    }
+    if arguments.positionals.count > 1 {
+      output.write(json ? total.json(name: nil) : total.text(name: "total"))
+    }
+    output.flush()
+    if let failure = output.failure { throw failure }
+  }
+}

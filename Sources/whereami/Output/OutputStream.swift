@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Buffered output on a file descriptor through write(2).
+///
+/// A closed pipe (`whereami print … | head -1`) is not an error worth a word: writing
+/// stops quietly and ``isClosed`` tells the command to stop early.
+struct OutputStream: ~Copyable {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  /// Flush after every line (for a terminal, so that fixes show as they come).
+  let flushesLines: Bool
+  private(set) var isClosed = false
+  private(set) var failure: CommandError?
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+    flushesLines = isatty(descriptor) == 1
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  /// Appends text; the line is written once the buffer is full (or at once on a terminal).
+  mutating func write(_ text: String) {
+    guard !isClosed else { return }
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 || flushesLines { flush() }
+  }
+
+  /// Appends raw bytes.
+  mutating func write(bytes: [UInt8]) {
+    guard !isClosed else { return }
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 || flushesLines { flush() }
+  }
+
+  /// Writes out everything buffered.
+  mutating func flush() {
+    var offset = 0
+    while offset < buffer.count && !isClosed {
+      let written = buffer.withUnsafeBytes { bytes in
+        Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno != EPIPE {
+          failure = CommandError(message: "cannot write output: \(String(cString: strerror(errno)))", code: .ioError)
+        }
+        isClosed = true
+      } else {
+        offset += written
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Writes one line to standard error at once.
+func printError(_ message: String) {
+  let line = Array((message + "\n").utf8)
+  line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

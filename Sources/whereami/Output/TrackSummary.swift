@@ -1,0 +1,126 @@
+import NMEA
+
+/// Totals over the fixes of a track.
+struct TrackSummary {
+  var statistics = DecoderStatistics()
+  var fixes = 0
+  var first: Timestamp?
+  var last: Timestamp?
+  var odometer = Odometer()
+  var distance = 0.0
+  var maximumSpeed: Double?
+  var speedSum = 0.0
+  var speedCount = 0
+  var modes: [FixMode: Int] = [:]
+  var qualities: [FixQuality: Int] = [:]
+
+  mutating func add(_ fix: Fix) {
+    modes[fix.mode, default: 0] += 1
+    guard fix.hasPosition else { return }
+    fixes += 1
+    if let quality = fix.quality { qualities[quality, default: 0] += 1 }
+    if let time = fix.time {
+      if first == nil || time < first! { first = time }
+      if last == nil || time > last! { last = time }
+    }
+    distance = odometer.add(fix)
+    if let speed = fix.speed {
+      maximumSpeed = max(maximumSpeed ?? speed, speed)
+      speedSum += speed
+      speedCount += 1
+    }
+  }
+
+  mutating func merge(_ other: TrackSummary) {
+    statistics.merge(other.statistics)
+    fixes += other.fixes
+    if let time = other.first, first == nil || time < first! { first = time }
+    if let time = other.last, last == nil || time > last! { last = time }
+    distance += other.distance
+    if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
+    speedSum += other.speedSum
+    speedCount += other.speedCount
+    modes.merge(other.modes, uniquingKeysWith: +)
+    qualities.merge(other.qualities, uniquingKeysWith: +)
+  }
+
+  var duration: Double? {
+    guard let first, let last else { return nil }
+    return last.seconds(since: first)
+  }
+
+  var meanSpeed: Double? { speedCount > 0 ? speedSum / Double(speedCount) : nil }
+
+  private var sentenceCounts: [(String, Int)] {
+    Sentence.Kind.allCases.map { ($0.description, statistics.decoded($0)) }.filter { $0.1 > 0 }
+  }
+
+  private var otherCounts: [(String, Int)] {
+    statistics.otherByAddress.sorted { $0.key < $1.key }.map { ($0.key.description, $0.value) }
+  }
+
+  private var rejectionCounts: [(RejectionReason, Int)] {
+    RejectionReason.allCases.map { ($0, statistics.rejected($0)) }.filter { $0.1 > 0 }
+  }
+
+  func text(name: String) -> String {
+    func list(_ pairs: [(String, Int)]) -> String {
+      pairs.isEmpty ? "none" : pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+    var lines = ["\(name):"]
+    lines.append("  fixes            \(fixes) (of \(statistics.cycles) reporting cycles)")
+    lines.append("  first            \(first?.description ?? "-")")
+    lines.append("  last             \(last?.description ?? "-")")
+    lines.append("  duration         \(duration.map { formatDuration($0) } ?? "-")")
+    lines.append("  distance         \(fixed(distance, 1)) m")
+    lines.append("  max speed        \(maximumSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
+    lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
+    let modeList = [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { ("\(mode)", $0) } }
+    lines.append("  fix modes        \(list(modeList))")
+    let qualityList = FixQuality.allCases.compactMap { quality in qualities[quality].map { ("\(quality)", $0) } }
+    lines.append("  qualities        \(list(qualityList))")
+    lines.append("  sentences        \(statistics.sentences) accepted (\(statistics.uncheckedSentences) without checksum): \(list(sentenceCounts))")
+    lines.append("  other sentences  \(list(otherCounts))")
+    lines.append("  rejected         \(statistics.totalRejected): \(list(rejectionCounts.map { ("\($0.0)", $0.1) }))")
+    lines.append("  input            \(statistics.bytes) bytes, \(statistics.lines) lines, \(statistics.comments) comments")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  func json(name: String?) -> String {
+    func counts(_ pairs: [(String, Int)]) -> String {
+      "{" + pairs.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+    var object = JSONObject()
+    object.add("class", string: "SUMMARY")
+    if let name { object.add("file", string: name) } else { object.add("total", raw: "true") }
+    object.add("fixes", integer: fixes)
+    object.add("cycles", integer: statistics.cycles)
+    if let first { object.add("first", string: first.description) }
+    if let last { object.add("last", string: last.description) }
+    object.add("duration", duration, 3)
+    object.add("distance", distance, 3)
+    object.add("maxSpeed", maximumSpeed, 3)
+    object.add("meanSpeed", meanSpeed, 3)
+    object.add("modes", raw: counts([FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { (String(mode.rawValue), $0) } }))
+    object.add("qualities", raw: counts(FixQuality.allCases.compactMap { quality in qualities[quality].map { (quality.description, $0) } }))
+    object.add("sentences", integer: statistics.sentences)
+    object.add("unchecked", integer: statistics.uncheckedSentences)
+    object.add("sentenceTypes", raw: counts(sentenceCounts))
+    object.add("otherSentences", raw: counts(otherCounts))
+    object.add("rejected", integer: statistics.totalRejected)
+    object.add("rejections", raw: counts(rejectionCounts.map { ($0.0.key, $0.1) }))
+    object.add("bytes", integer: statistics.bytes)
+    object.add("lines", integer: statistics.lines)
+    return object.finish() + "\n"
+  }
+}
+
+/// `1 h 02 min 05 s` style.
+func formatDuration(_ seconds: Double) -> String {
+  let total = Int(seconds.rounded())
+  let (hours, rest) = total.quotientAndRemainder(dividingBy: 3600)
+  let (minutes, secs) = rest.quotientAndRemainder(dividingBy: 60)
+  if hours > 0 { return "\(hours) h \(minutes) min \(secs) s" }
+  if minutes > 0 { return "\(minutes) min \(secs) s" }
+  return fixed(seconds, 1) + " s"
+}
