@@ -64,6 +64,9 @@ public struct SentenceFramer {
     self.buffer = buffer
   }
 
+  /// The capacity of the line buffer: constant whatever the input (tests check it).
+  var bufferedByteCapacity: Int { buffer.capacity }
+
   /// The 1-based number of the line being read.
   public var line: Int { currentLine }
 
@@ -84,7 +87,7 @@ public struct SentenceFramer {
   /// Ends the input: a sentence still open is complete if it has no checksum pending,
   /// otherwise truncated.
   public mutating func finish(_ handle: (FramingEvent) -> Void) {
-    endOfLine(handle)
+    if !atLineStart { endOfLine(handle) }
     state = .idle
   }
 

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+@testable import NMEA
+
+/// Frames `text` and returns the events as comparable strings.
+private func frame(_ text: String, strict: Bool = false) -> [String] {
+  var framer = SentenceFramer(requiresChecksum: strict)
+  var events: [String] = []
+  let handle: (FramingEvent) -> Void = { event in
+    switch event {
+    case .sentence(let sentence): events.append("\(sentence.line):\(sentence.text)\(sentence.hasChecksum ? "" : " (unchecked)")")
+    case .comment(let text, let line): events.append("\(line):#\(String(decoding: text, as: UTF8.self))")
+    case .rejected(let reason, let line): events.append("\(line):\(reason)")
+    }
+  }
+  framer.consume(Array(text.utf8), handle)
+  framer.finish(handle)
+  return events
+}
+
+@Suite struct FramingTests {
+  let gga = withChecksum("$GPGGA,113258,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,,")
+  let rmc = withChecksum("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,E")
+
+  private func body(_ sentence: String) -> String { String(sentence.prefix { $0 != "*" }) }
+
+  @Test func acceptsCRLFAndLFAndCRLineEnds() {
+    for ending in ["\r\n", "\n", "\r"] {
+      #expect(frame(gga + ending + rmc + ending) == ["1:" + body(gga), "2:" + body(rmc)])
+    }
+  }
+
+  @Test func acceptsLowerCaseChecksums() {
+    let sentence = withChecksum("$GPGSA,A,3,02,05,11,12,18,20,25,29,,,,,1.4,1.1,0.9")  // *3D
+    #expect(sentence.hasSuffix("*3D"))
+    #expect(frame(String(sentence.dropLast(2)) + "3d\n") == ["1:" + body(sentence)])
+  }
+
+  @Test func rejectsBadChecksums() {
+    let wrong = String(gga.dropLast(2)) + (gga.hasSuffix("00") ? "01" : "00")
+    #expect(frame(wrong + "\n" + rmc + "\n") == ["1:bad checksum", "2:" + body(rmc)])
+  }
+
+  @Test func missingChecksumIsUncheckedOrRejectedWhenStrict() {
+    let bare = body(gga)
+    #expect(frame(bare + "\n") == ["1:\(bare) (unchecked)"])
+    #expect(frame(bare + "\n", strict: true) == ["1:missing checksum"])
+  }
+
+  @Test func splitsSentencesGluedWithoutNewline() {
+    #expect(frame(gga + rmc + "\n") == ["1:" + body(gga), "1:" + body(rmc)])
+  }
+
+  @Test func truncatedSentenceIsCountedAndTheNextOneKept() {
+    #expect(frame("$GPRMC,1132" + gga + "\n") == ["1:truncated", "1:" + body(gga)])
+    #expect(frame("$" + gga + "\n") == ["1:truncated", "1:" + body(gga)])
+  }
+
+  @Test func resynchronisesAfterGarbage() {
+    #expect(frame("xx\u{01}garbage" + gga + "\nnoise line\n" + rmc) == [
+      "1:not a sentence", "1:" + body(gga), "2:not a sentence", "3:" + body(rmc),
+    ])
+  }
+
+  @Test func skipsCommentLines() {
+    #expect(frame("# Date: 2024-01-02\n" + gga + "\n") == ["1:# Date: 2024-01-02", "2:" + body(gga)])
+  }
+
+  @Test func rejectsNonPrintableBytes() {
+    var bytes = Array((gga + "\n" + rmc + "\n").utf8)
+    bytes[10] = 0
+    var framer = SentenceFramer()
+    var events: [String] = []
+    framer.consume(bytes) { event in
+      if case .rejected(let reason, let line) = event { events.append("\(line):\(reason)") }
+      if case .sentence(let sentence) = event { events.append("\(sentence.line):ok") }
+    }
+    #expect(events == ["1:non-printable byte", "2:ok"])
+  }
+
+  @Test func rejectsTalkerSentencesOverGpsdsLimit() {
+    let long = withChecksum("$GPTXT,01,01,02," + String(repeating: "A", count: 90))
+    #expect(frame(long + "\n" + gga + "\n") == ["1:too long", "2:" + body(gga)])
+    // Proprietary sentences are vendor-defined and may be longer (gpsd passes them).
+    let proprietary = withChecksum("$PGLOR," + String(repeating: "1", count: 120))
+    #expect(frame(proprietary + "\n") == ["1:" + body(proprietary)])
+    let endless = withChecksum("$PGLOR," + String(repeating: "1", count: 400))
+    #expect(frame(endless + "\n") == ["1:too long"])
+  }
+
+  @Test func memoryStaysBoundedWithoutNewlines() {
+    var framer = SentenceFramer()
+    var rejections = 0
+    let chunk = [UInt8](repeating: UInt8(ascii: "7"), count: 1 << 20)
+    let start = [UInt8]("$GPGGA,".utf8)
+    framer.consume(start) { _ in }
+    for _ in 0..<16 {  // 16 MiB in one "line"
+      framer.consume(chunk) { event in if case .rejected = event { rejections += 1 } }
+    }
+    #expect(rejections == 1)
+    #expect(framer.bufferedByteCapacity <= 1024)
+    // And it still finds the next sentence.
+    var found = 0
+    framer.consume(Array(("\n" + gga + "\n").utf8)) { event in if case .sentence = event { found += 1 } }
+    #expect(found == 1)
+  }
+
+  @Test(arguments: ["walk.nmea", "corrupted.nmea", "multi-gnss-burst.nmea", "drive-midnight.nmea"])
+  func anyChunkingGivesTheSameResult(name: String) throws {
+    let bytes = try Fixtures.bytes(name)
+    let whole = decodeAll(bytes)
+    #expect(whole.fixes.count > 100)
+    var generator = SeededGenerator(seed: 42)
+    for strategy in ["bytes", "random", "tiny"] {
+      var decoder = NMEADecoder()
+      var fixes: [Fix] = []
+      var rejections: [Rejection] = []
+      let handle: (DecoderEvent) -> Void = { event in
+        if case .fix(let fix) = event { fixes.append(fix) }
+        if case .rejected(let rejection) = event { rejections.append(rejection) }
+      }
+      var offset = 0
+      while offset < bytes.count {
+        let size =
+          switch strategy {
+          case "bytes": 1
+          case "tiny": Int.random(in: 1...3, using: &generator)
+          default: Int.random(in: 1...4096, using: &generator)
+          }
+        let end = min(bytes.count, offset + size)
+        bytes[offset..<end].withUnsafeBytes { decoder.decode($0, handle) }
+        offset = end
+      }
+      decoder.finish(handle)
+      #expect(fixes == whole.fixes, "\(name) chunked by \(strategy)")
+      #expect(rejections == whole.rejections, "\(name) chunked by \(strategy)")
+      #expect(decoder.statistics == whole.statistics, "\(name) chunked by \(strategy)")
+    }
+  }
+
+  @Test func randomGarbageBetweenLinesLosesNoSentence() throws {
+    let bytes = try Fixtures.bytes("walk.nmea")
+    let clean = decodeAll(bytes)
+    var generator = SeededGenerator(seed: 7)
+    var damaged: [UInt8] = []
+    var insertions = 0
+    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      damaged += line
+      damaged.append(UInt8(ascii: "\n"))
+      if Int.random(in: 0..<10, using: &generator) == 0 {
+        // Garbage that contains no sentence delimiter, then a line end.
+        let length = Int.random(in: 1...300, using: &generator)
+        for _ in 0..<length {
+          var byte = UInt8.random(in: 0...255, using: &generator)
+          if "$!#\r\n \t".utf8.contains(byte) { byte = 0xFF }
+          damaged.append(byte)
+        }
+        damaged.append(UInt8(ascii: "\n"))
+        insertions += 1
+      }
+    }
+    let result = decodeAll(damaged)
+    #expect(insertions > 50)
+    #expect(result.fixes.map(\.latitude) == clean.fixes.map(\.latitude))
+    #expect(result.fixes.map(\.time) == clean.fixes.map(\.time))
+    #expect(result.statistics.sentences == clean.statistics.sentences)
+    #expect(result.statistics.totalRejected == insertions)
+  }
+}
