@@ -15,7 +15,7 @@ let package = Package(
     .target(name: "Geodesy"),
     .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA"], resources: [.copy("Resources")]),
-    .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
+    .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Resources")]),
     .testTarget(name: "WhereAmITests", dependencies: ["NMEA", "Geodesy"]),
   ],
   swiftLanguageModes: [.v6]
