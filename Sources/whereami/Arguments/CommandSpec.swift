@@ -113,7 +113,7 @@ extension CommandSpec {
     }
     if parsed.has("help") { return parsed }
     if parsed.positionals.count < minimumArguments {
-      throw UsageError(message: "missing \(arguments.isEmpty ? "argument" : self.arguments)", command: self.name)
+      throw UsageError(message: "missing \(self.arguments)", command: self.name)
     }
     if let maximum = maximumArguments, parsed.positionals.count > maximum {
       throw UsageError(message: "unexpected argument '\(parsed.positionals[maximum])'", command: self.name)
