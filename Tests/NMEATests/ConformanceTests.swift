@@ -103,11 +103,15 @@ import Testing
         continue
       }
       if ours[time] == nil {
-        differences.append(Difference(log: name, time: time, field: "date", kind: "date", detail: "gpsd moved the date 1024 weeks forward"))
+        differences.append(
+          Difference(
+            log: name, time: time, field: "date", kind: "date", detail: "gpsd moved the date 1024 weeks forward"))
       }
       if fix.mode.rawValue != epoch.mode {
         let kind = epoch.mode == 3 && fix.mode == .twoD && fix.altitudeMSL == nil ? "mode-without-altitude" : "mode"
-        differences.append(Difference(log: name, time: time, field: "mode", kind: kind, detail: "gpsd \(epoch.mode) ours \(fix.mode.rawValue)"))
+        differences.append(
+          Difference(
+            log: name, time: time, field: "mode", kind: kind, detail: "gpsd \(epoch.mode) ours \(fix.mode.rawValue)"))
       }
       let values = ourValues(fix)
       for (key, tolerance) in tolerances {
@@ -119,12 +123,15 @@ import Testing
           var delta = abs(expected - actual)
           if key == "track" { delta = min(delta, 360 - delta) }
           if delta > tolerance {
-            differences.append(Difference(log: name, time: time, field: key, kind: "value", detail: "gpsd \(expected) ours \(actual)"))
+            differences.append(
+              Difference(log: name, time: time, field: key, kind: "value", detail: "gpsd \(expected) ours \(actual)"))
           }
         case (let expected?, nil):
-          differences.append(Difference(log: name, time: time, field: key, kind: "absent", detail: "gpsd \(expected) ours none"))
+          differences.append(
+            Difference(log: name, time: time, field: key, kind: "absent", detail: "gpsd \(expected) ours none"))
         case (nil, let actual?):
-          differences.append(Difference(log: name, time: time, field: key, kind: "extra", detail: "gpsd none ours \(actual)"))
+          differences.append(
+            Difference(log: name, time: time, field: key, kind: "extra", detail: "gpsd none ours \(actual)"))
         }
       }
     }
@@ -183,9 +190,11 @@ import Testing
         report.append("UNEXPLAINED\t\(log.lastPathComponent)\t-\techo\techo\tgpsd accepted, we did not: \(line)")
       }
     }
-    let summary = "conformance: \(matched) of \(epochs) gpsd epochs match exactly; \(unexplained) unexplained differences"
+    let summary =
+      "conformance: \(matched) of \(epochs) gpsd epochs match exactly; \(unexplained) unexplained differences"
     report.insert(summary, at: 0)
-    try? report.joined(separator: "\n").write(toFile: NSTemporaryDirectory() + "whereami-conformance.txt", atomically: true, encoding: .utf8)
+    try? report.joined(separator: "\n").write(
+      toFile: NSTemporaryDirectory() + "whereami-conformance.txt", atomically: true, encoding: .utf8)
     print(summary)
     #expect(unexplained == 0, "\(summary); see \(NSTemporaryDirectory())whereami-conformance.txt")
   }

@@ -39,18 +39,23 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
       "$GPGGA,000000.00,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,",
       "$GPGGA,000001.00,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,",
     ])
-    #expect(result.map { $0.time?.description } == [
-      "2025-12-31T23:59:59.000Z", "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z",
-    ])
+    #expect(
+      result.map { $0.time?.description } == [
+        "2025-12-31T23:59:59.000Z", "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z",
+      ])
   }
 
   @Test func noDateMeansNoTimestampUnlessSeeded() {
     let lines = ["$GPGGA,101010.00,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,"]
     #expect(fixes(lines).first?.time == nil)
-    #expect(fixes(lines, options: .init(date: CalendarDate(year: 2020, month: 2, day: 29))).first?.time?.description == "2020-02-29T10:10:10.000Z")
+    #expect(
+      fixes(lines, options: .init(date: CalendarDate(year: 2020, month: 2, day: 29))).first?.time?.description
+        == "2020-02-29T10:10:10.000Z")
     #expect(fixes(["# Date: 2019-3-14"] + lines).first?.time?.description == "2019-03-14T10:10:10.000Z")
     // A receiver's date wins over the comment.
-    #expect(fixes(["# Date: 2019-3-14", "$GPZDA,101009.00,01,05,2021,00,00"] + lines).first?.time?.description == "2021-05-01T10:10:10.000Z")
+    #expect(
+      fixes(["# Date: 2019-3-14", "$GPZDA,101009.00,01,05,2021,00,00"] + lines).first?.time?.description
+        == "2021-05-01T10:10:10.000Z")
   }
 
   @Test func invalidSentencesGiveNoPosition() {
@@ -116,8 +121,9 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(statistics.rejected(.badChecksum) == count("bad_checksum"))
     #expect(statistics.rejected(.truncated) == count("truncated_then_glued") + count("double_dollar"))
     #expect(statistics.rejected(.malformedFields) == count("impossible_latitude_minutes") + count("impossible_hour"))
-    #expect(statistics.rejected(.tooLong) + statistics.rejected(.notASentence) ==
-      count("overlong_line") + count("garbage_line") + count("garbage_prefix") + count("nonprintable_line"))
+    #expect(
+      statistics.rejected(.tooLong) + statistics.rejected(.notASentence) == count("overlong_line")
+        + count("garbage_line") + count("garbage_prefix") + count("nonprintable_line"))
     #expect(statistics.uncheckedSentences == count("missing_checksum"))
     #expect(statistics.otherByAddress[SentenceAddress("PGRME")] == count("proprietary_pgrme"))
     #expect(statistics.otherByAddress[SentenceAddress("AIVDM")] == count("ais_aivdm"))

@@ -9,7 +9,8 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
   var events: [String] = []
   let handle: (FramingEvent) -> Void = { event in
     switch event {
-    case .sentence(let sentence): events.append("\(sentence.line):\(sentence.text)\(sentence.hasChecksum ? "" : " (unchecked)")")
+    case .sentence(let sentence):
+      events.append("\(sentence.line):\(sentence.text)\(sentence.hasChecksum ? "" : " (unchecked)")")
     case .comment(let text, let line): events.append("\(line):#\(String(decoding: text, as: UTF8.self))")
     case .rejected(let reason, let line): events.append("\(line):\(reason)")
     }
@@ -58,9 +59,10 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
   }
 
   @Test func resynchronisesAfterGarbage() {
-    #expect(frame("xx\u{01}garbage" + gga + "\nnoise line\n" + rmc) == [
-      "1:not a sentence", "1:" + body(gga), "2:not a sentence", "3:" + body(rmc),
-    ])
+    #expect(
+      frame("xx\u{01}garbage" + gga + "\nnoise line\n" + rmc) == [
+        "1:not a sentence", "1:" + body(gga), "2:not a sentence", "3:" + body(rmc),
+      ])
   }
 
   @Test func skipsCommentLines() {

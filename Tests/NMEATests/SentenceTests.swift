@@ -18,7 +18,9 @@ private func rejection(_ body: String) -> FieldError? {
 
 @Suite struct SentenceTests {
   @Test func gga() throws {
-    guard case .gga(let gga) = try decode("$GPGGA,113258.25,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,3.2,0138") else {
+    guard
+      case .gga(let gga) = try decode("$GPGGA,113258.25,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,3.2,0138")
+    else {
       Issue.record("not GGA")
       return
     }
@@ -51,7 +53,8 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(rejection("$GPGGA,113258,3260.0000,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.name == "latitude")
     #expect(rejection("$GPGGA,113258,3238.9148,N,18122.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.name == "longitude")
     #expect(rejection("$GPGGA,243258,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.name == "time")
-    #expect(rejection("$GPGGA,113258,3238.9148,X,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.name == "latitude hemisphere")
+    #expect(
+      rejection("$GPGGA,113258,3238.9148,X,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.name == "latitude hemisphere")
     #expect(rejection("$GPGGA,113258,3238.9148,,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.problem == .incompletePair)
     #expect(rejection("$GPGGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,15x7.4,M,-24.6,M,,")?.name == "altitude")
     #expect(rejection("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,311322,009.3,E")?.name == "date")
@@ -78,7 +81,10 @@ private func rejection(_ body: String) -> FieldError? {
       return
     }
     #expect(west.magneticVariation == -9.3)
-    guard case .rmc(let unknown) = try decode("$GPRMC,113938.50,A,3842.86006889,N,11705.43645510,W,0.011,46.405,231122,999.9000,E,D") else {
+    guard
+      case .rmc(let unknown) = try decode(
+        "$GPRMC,113938.50,A,3842.86006889,N,11705.43645510,W,0.011,46.405,231122,999.9000,E,D")
+    else {
       Issue.record("not RMC")
       return
     }
@@ -126,11 +132,14 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func gnsAndVTGAndGLL() throws {
-    guard case .gns(let gns) = try decode("$GNGNS,043539.00,4333.190206,N,00127.618380,E,AAAAN,14,1.3,250.8,50.0,,,V") else {
+    guard case .gns(let gns) = try decode("$GNGNS,043539.00,4333.190206,N,00127.618380,E,AAAAN,14,1.3,250.8,50.0,,,V")
+    else {
       Issue.record("not GNS")
       return
     }
-    #expect(gns.mode == .autonomous && gns.satellitesUsed == 14 && gns.altitude == 250.8 && gns.navigationalStatus == .notValid)
+    #expect(
+      gns.mode == .autonomous && gns.satellitesUsed == 14 && gns.altitude == 250.8
+        && gns.navigationalStatus == .notValid)
     guard case .vtg(let vtg) = try decode("$GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A") else {
       Issue.record("not VTG")
       return
@@ -190,7 +199,8 @@ private func rejection(_ body: String) -> FieldError? {
 
   @Test(arguments: ["GP", "GL", "GA", "GB", "BD", "GQ", "GI", "GN", "QZ", "XY"])
   func everyTalkerIsUnderstood(talker: String) throws {
-    guard case .gga(let gga) = try decode("$\(talker)GGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,") else {
+    guard case .gga(let gga) = try decode("$\(talker)GGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")
+    else {
       Issue.record("not GGA")
       return
     }

@@ -27,8 +27,13 @@ import Testing
     #expect(objects.count == 601)
     let first = objects[0]
     #expect(first["class"] as? String == "TPV")
-    #expect((first["time"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil)
-    for key in ["mode", "lat", "lon", "altMSL", "altHAE", "geoidSep", "speed", "eph", "epv", "status", "distance", "satellitesUsed"] {
+    #expect(
+      (first["time"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression)
+        != nil)
+    for key in [
+      "mode", "lat", "lon", "altMSL", "altHAE", "geoidSep", "speed", "eph", "epv", "status", "distance",
+      "satellitesUsed",
+    ] {
       #expect(first[key] != nil, "missing \(key)")
     }
     // During the traffic-light stop the receiver gives no course: omitted, never null or 0.
@@ -115,7 +120,9 @@ import Testing
 
   @Test func helpAndVersion() throws {
     let help = try runWhereAmI(["--help"])
-    #expect(help.code == 0 && help.output.contains("print") && help.output.contains("summary") && help.output.contains("EXIT CODES"))
+    #expect(
+      help.code == 0 && help.output.contains("print") && help.output.contains("summary")
+        && help.output.contains("EXIT CODES"))
     for command in ["print", "summary"] {
       let commandHelp = try runWhereAmI([command, "--help"])
       #expect(commandHelp.code == 0 && commandHelp.output.contains("USAGE: whereami \(command)"))
@@ -125,7 +132,8 @@ import Testing
   }
 
   @Test func closedPipeEndsQuietly() throws {
-    let child = try ChildProcess("/bin/sh", ["-c", "'\(Paths.whereami)' print '\(Paths.fixture("walk.nmea"))' | head -1"])
+    let child = try ChildProcess(
+      "/bin/sh", ["-c", "'\(Paths.whereami)' print '\(Paths.fixture("walk.nmea"))' | head -1"])
     #expect(child.wait() == 0)
     #expect(child.standardOutput.split(separator: "\n").count == 1)
     #expect(child.standardError.isEmpty)

@@ -80,7 +80,11 @@ public struct NMEADecoder {
   public mutating func decode(_ bytes: some Sequence<UInt8>, _ handle: (DecoderEvent) -> Void) {
     var framer = takeFramer()
     var count = 0
-    framer.consume(bytes.lazy.map { count += 1; return $0 }) { event in self.handle(event, handle) }
+    framer.consume(
+      bytes.lazy.map {
+        count += 1; return $0
+      }
+    ) { event in self.handle(event, handle) }
     self.framer = framer
     statistics.bytes += count
   }
@@ -124,7 +128,10 @@ public struct NMEADecoder {
         if !framed.hasChecksum { statistics.uncheckedSentences -= 1 }
         statistics.count(.malformedFields)
         let address = FieldReader(framed.bytes).address
-        handle(.rejected(Rejection(reason: .malformedFields, line: framed.line, address: SentenceAddress(address), fieldError: error)))
+        handle(
+          .rejected(
+            Rejection(reason: .malformedFields, line: framed.line, address: SentenceAddress(address), fieldError: error)
+          ))
         return
       }
       if let kind = sentence.kind {

@@ -256,7 +256,8 @@ public struct FixAssembler {
 
     if cycle.hasGSA { used = usedThisCycle }
     sky = sky.filter { cycleCount - $0.value.cycle <= Self.skyLifetime }
-    for group in sky.keys.sorted(by: { ($0.talker.rawValue, $0.signalID ?? 0) < ($1.talker.rawValue, $1.signalID ?? 0) }) {
+    for group in sky.keys.sorted(by: { ($0.talker.rawValue, $0.signalID ?? 0) < ($1.talker.rawValue, $1.signalID ?? 0) }
+    ) {
       for var satellite in sky[group]!.satellites {
         satellite.isUsed = used.contains(SatelliteKey(constellation: satellite.constellation, id: satellite.id))
         fix.satellites.append(satellite)

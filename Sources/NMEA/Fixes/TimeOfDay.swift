@@ -124,7 +124,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// The date part.
   public var date: CalendarDate {
-    let days = microsecondsSinceEpoch >= 0
+    let days =
+      microsecondsSinceEpoch >= 0
       ? microsecondsSinceEpoch / TimeOfDay.microsecondsPerDay
       : (microsecondsSinceEpoch + 1) / TimeOfDay.microsecondsPerDay - 1
     return CalendarDate(daysSinceEpoch: Int(days))

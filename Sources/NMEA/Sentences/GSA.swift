@@ -36,7 +36,8 @@ public struct GSA: Sendable, Equatable {
     isAutomatic = try fields.character(0, "selection mode", oneOf: "AM").map { $0 == UInt8(ascii: "A") }
     mode = try fields.integer(1, "fix type", in: 1...3).flatMap(FixMode.init(rawValue:))
     // Twelve satellite fields, three DOPs and, from NMEA 4.10, a system ID.
-    let hasSystemID = fields.count == 18 || fields.count > 18 && !fields.raw(fields.count - 1).contains(UInt8(ascii: "."))
+    let hasSystemID =
+      fields.count == 18 || fields.count > 18 && !fields.raw(fields.count - 1).contains(UInt8(ascii: "."))
     let dopStart = max(fields.count - (hasSystemID ? 4 : 3), 2)
     used = InlineArray(repeating: 0)
     usedCount = 0
@@ -51,7 +52,8 @@ public struct GSA: Sendable, Equatable {
       pdop = try fields.decimal(dopStart, "PDOP", in: 0...100_000)
       hdop = try fields.decimal(dopStart + 1, "HDOP", in: 0...100_000)
       vdop = try fields.decimal(dopStart + 2, "VDOP", in: 0...100_000)
-      constellation = hasSystemID ? try fields.hexInteger(fields.count - 1, "system ID").flatMap(Constellation.init(systemID:)) : nil
+      constellation =
+        hasSystemID ? try fields.hexInteger(fields.count - 1, "system ID").flatMap(Constellation.init(systemID:)) : nil
     } else {
       // Truncated lists: whatever satellites there are, no DOPs.
       for index in 2..<max(fields.count, 2) {

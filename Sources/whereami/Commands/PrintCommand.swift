@@ -1,7 +1,8 @@
+import NMEA
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import NMEA
 
 /// `whereami print SOURCE`: one line per fix.
 enum PrintCommand {
@@ -13,7 +14,9 @@ enum PrintCommand {
     maximumArguments: 1,
     options: [
       OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
-      OptionSpec(name: "verbose", short: "v", value: nil, help: "Report every rejected line on standard error (source, line and reason)."),
+      OptionSpec(
+        name: "verbose", short: "v", value: nil,
+        help: "Report every rejected line on standard error (source, line and reason)."),
     ] + DecodeOptions.specs,
     discussion: """
       SOURCE is an NMEA log file, or - for standard input. Cycles without a position are not

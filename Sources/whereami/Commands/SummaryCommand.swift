@@ -1,20 +1,23 @@
+import NMEA
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import NMEA
 
 /// `whereami summary FILE...`: what a log holds, and what was wrong with it.
 enum SummaryCommand {
   static let spec = CommandSpec(
     name: "summary",
-    abstract: "Summarise logs: fixes, time span, distance, speeds, fix modes and qualities, sentence and rejection counts.",
+    abstract:
+      "Summarise logs: fixes, time span, distance, speeds, fix modes and qualities, sentence and rejection counts.",
     arguments: "FILE...",
     minimumArguments: 1,
     maximumArguments: nil,
     options: [
       OptionSpec(name: "json", value: nil, help: "One JSON object per file (and a total for several files).")
     ] + DecodeOptions.specs,
-    discussion: "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows.")
+    discussion:
+      "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows.")
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     let options = try DecodeOptions.decoderOptions(arguments, command: spec.name)

@@ -79,10 +79,13 @@ struct TrackSummary {
     lines.append("  fix modes        \(list(modeList))")
     let qualityList = FixQuality.allCases.compactMap { quality in qualities[quality].map { ("\(quality)", $0) } }
     lines.append("  qualities        \(list(qualityList))")
-    lines.append("  sentences        \(statistics.sentences) accepted (\(statistics.uncheckedSentences) without checksum): \(list(sentenceCounts))")
+    lines.append(
+      "  sentences        \(statistics.sentences) accepted (\(statistics.uncheckedSentences) without checksum): \(list(sentenceCounts))"
+    )
     lines.append("  other sentences  \(list(otherCounts))")
     lines.append("  rejected         \(statistics.totalRejected): \(list(rejectionCounts.map { ("\($0.0)", $0.1) }))")
-    lines.append("  input            \(statistics.bytes) bytes, \(statistics.lines) lines, \(statistics.comments) comments")
+    lines.append(
+      "  input            \(statistics.bytes) bytes, \(statistics.lines) lines, \(statistics.comments) comments")
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -101,8 +104,13 @@ struct TrackSummary {
     object.add("distance", distance, 3)
     object.add("maxSpeed", maximumSpeed, 3)
     object.add("meanSpeed", meanSpeed, 3)
-    object.add("modes", raw: counts([FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { (String(mode.rawValue), $0) } }))
-    object.add("qualities", raw: counts(FixQuality.allCases.compactMap { quality in qualities[quality].map { (quality.description, $0) } }))
+    object.add(
+      "modes",
+      raw: counts(
+        [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { (String(mode.rawValue), $0) } }))
+    object.add(
+      "qualities",
+      raw: counts(FixQuality.allCases.compactMap { quality in qualities[quality].map { (quality.description, $0) } }))
     object.add("sentences", integer: statistics.sentences)
     object.add("unchecked", integer: statistics.uncheckedSentences)
     object.add("sentenceTypes", raw: counts(sentenceCounts))

@@ -19,7 +19,9 @@ final class ChildProcess: @unchecked Sendable {
 
   /// Starts `executable` with `arguments`; standard input comes from `stdinPath` (or
   /// /dev/null), standard output and error are collected.
-  init(_ executable: String, _ arguments: [String], stdinPath: String? = nil, environment: [String: String]? = nil) throws {
+  init(_ executable: String, _ arguments: [String], stdinPath: String? = nil, environment: [String: String]? = nil)
+    throws
+  {
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -118,7 +120,9 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// Runs `whereami` with arguments and returns (exit code, stdout, stderr).
-func runWhereAmI(_ arguments: [String], stdinPath: String? = nil, asUser user: String? = nil, timeout: TimeInterval = 60) throws -> (code: Int32, output: String, error: String) {
+func runWhereAmI(
+  _ arguments: [String], stdinPath: String? = nil, asUser user: String? = nil, timeout: TimeInterval = 60
+) throws -> (code: Int32, output: String, error: String) {
   let executable = Paths.whereami
   let child: ChildProcess
   if let user {
