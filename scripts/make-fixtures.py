@@ -233,14 +233,17 @@ def make_sats(rng, system, prns, els, signal_sets=None, geo=()):
 class Sky:
     """Tracks a fixed set of satellites; every step gives per-satellite
     elevation, azimuth, C/N0 per signal (None = not tracked) and whether the
-    satellite is used in the fix."""
+    satellite is used in the fix.  `horizon`, if given, maps an azimuth to the
+    elevation of a local obstruction (a building); a satellite below it is
+    not tracked at all."""
 
-    def __init__(self, rng, sats, p_block, p_unblock, limits, mask=10.0):
+    def __init__(self, rng, sats, p_block, p_unblock, limits, mask=10.0, horizon=None):
         self.rng = rng
         self.sats = sats
         self.p_block, self.p_unblock = p_block, p_unblock
         self.limits = limits          # system -> (min used, max used)
         self.mask = mask
+        self.horizon = horizon
         for s in sats:
             s.noise = GaussMarkov(rng, 1.0, 20.0)
 
@@ -255,9 +258,10 @@ class Sky:
                 s.blocked = True
             el, az = s.el(t), s.az(t)
             n = s.noise.next()
-            obs.append({"sat": s, "el": el, "az": az, "n": n})
+            hidden = self.horizon is not None and el < self.horizon(az)
+            obs.append({"sat": s, "el": el, "az": az, "n": n, "hidden": hidden})
         for system, (lo, hi) in self.limits.items():
-            cand = [o for o in obs if o["sat"].system == system and o["el"] >= self.mask]
+            cand = [o for o in obs if o["sat"].system == system and o["el"] >= self.mask and not o["hidden"]]
             ok = [o for o in cand if not o["sat"].blocked]
             if len(ok) < lo:
                 for o in sorted((o for o in cand if o["sat"].blocked), key=lambda o: -o["el"]):
@@ -270,7 +274,7 @@ class Sky:
             base = 31.0 + 16.0 * math.sqrt(max(0.0, math.sin(math.radians(o["el"])))) + s.cno_offset + o["n"]
             cnos = {}
             for sig, off in s.signals.items():
-                if o["el"] < 5.0 or s.blocked:
+                if o["el"] < 5.0 or s.blocked or o["hidden"]:
                     cnos[sig] = None
                 else:
                     cnos[sig] = int(round(min(54.0, max(16.0, base + off + rng.gauss(0.0, 0.4)))))
@@ -942,6 +946,118 @@ def build_corrupted():
 
 
 # --------------------------------------------------------------------------
+# 5. static-hour.nmea
+# --------------------------------------------------------------------------
+
+STATIC_GSA_EVERY = 5            # with GSA every epoch the file is ~770 KB, over the 700 KB budget
+STATIC_MAX_BYTES = 700_000
+STATIC_COURSE_MIN_KN = 0.1      # course field empty below this printed speed
+
+
+def build_static_hour():
+    sky_rng = random.Random(7052)
+    rng = random.Random(2604)
+    start = dt.datetime(2025, 5, 6, 10, 0, 0, tzinfo=UTC)
+    n = 3600
+    # Rooftop in central Madrid; a taller building to the south-west and west
+    # (azimuth 180-300 deg) hides everything below 40 deg elevation there.
+    lat0, lon0, alt0, geoid = 40.419850, -3.701240, 682.40, 51.68
+    h_sigma, h_tau, white = 1.5, 60.0, 0.05
+    v_sigma, v_tau = 3.0, 90.0
+    vel_sigma = 0.08
+    # Multipath off that building: a 30 s excursion of 6 m towards azimuth 60 deg,
+    # raised-cosine edges of 6 s (epochs mp0 .. mp0 + 29).
+    mp0, mp_len, mp_edge, mp_peak, mp_az = 1980, 30, 6.0, 6.0, 60.0
+
+    def multipath(i):
+        k = i - mp0
+        if not 0 <= k < mp_len:
+            return 0.0
+        x = k + 0.5
+        return mp_peak * 0.5 * (1.0 - math.cos(math.pi * min(x, mp_len - x, mp_edge) / mp_edge))
+
+    prns = sorted(sky_rng.sample(range(1, 33), 11))
+    sats = make_sats(sky_rng, "GP", prns, [76, 62, 55, 51, 45, 42, 34, 27, 20, 13, 7])
+    sky = Sky(sky_rng, sats, p_block=0.0002, p_unblock=0.03, limits={"GP": (7, 10)},
+              horizon=lambda az: 40.0 if 180.0 <= az < 300.0 else 0.0)
+    gm_n = GaussMarkov(rng, h_sigma, h_tau)
+    gm_e = GaussMarkov(rng, h_sigma, h_tau)
+    gm_u = GaussMarkov(rng, v_sigma, v_tau)
+
+    mp_txt = "-".join((start + dt.timedelta(seconds=k)).strftime("%H:%M:%S") for k in (mp0, mp0 + mp_len - 1))
+    lines = header("Static receiver on a rooftop, Madrid (synthetic)", [
+        "One hour at 1 Hz, GPS-only receiver, NMEA 2.3, GP talker: GGA and RMC",
+        f"each epoch, GSA every {STATIC_GSA_EVERY} s, no GSV. The antenna never moves;",
+        f"multipath excursion {mp_txt}. See fixtures/README.md.",
+    ], date=start.strftime("%Y-%m-%d"))
+    epochs = []
+    printed = []
+    hdops, nsats = [], []
+    worst = 0.0
+    for i in range(n):
+        t = start + dt.timedelta(seconds=i)
+        m = multipath(i)
+        dn = gm_n.next() + rng.gauss(0.0, white) + m * math.cos(math.radians(mp_az))
+        de = gm_e.next() + rng.gauss(0.0, white) + m * math.sin(math.radians(mp_az))
+        du = gm_u.next()
+        lat, lon = offset(lat0, lon0, dn, de)
+        # Doppler velocity of a standing receiver: white noise around zero
+        vn = rng.gauss(0.0, vel_sigma)
+        ve = rng.gauss(0.0, vel_sigma)
+        kn = fmt_knots(math.hypot(vn, ve))
+        cog = fmt_course(math.degrees(math.atan2(ve, vn))) if float(kn) >= STATIC_COURSE_MIN_KN else ""
+        obs = sky.step(float(i))
+        used = [o for o in obs if o["used"]]
+        pdop, hdop, vdop = dops(used)
+        la, ns = fmt_lat(lat)
+        lo, ew = fmt_lon(lon)
+        tm = fmt_time(t)
+        ep = [
+            sentence(f"GPGGA,{tm},{la},{ns},{lo},{ew},1,{len(used):02d},{hdop:.2f},{alt0 + du:.2f},M,{geoid:.2f},M,,"),
+            sentence(f"GPRMC,{tm},A,{la},{ns},{lo},{ew},{kn},{cog},{fmt_date(t)},,,A"),
+        ]
+        if i % STATIC_GSA_EVERY == 0:
+            ep.append(sentence(f"GPGSA,A,3,{gsa_prns(used)},{pdop:.2f},{hdop:.2f},{vdop:.2f}"))
+        lines += ep
+        hdops.append(float(f"{hdop:.2f}"))
+        nsats.append(len(used))
+        fix = (parse_coord(la, ns, 2, "N", "S", 90.0), parse_coord(lo, ew, 3, "E", "W", 180.0))
+        printed.append(fix)
+        worst = max(worst, WGS84.Inverse(fix[0], fix[1], lat0, lon0)["s12"])
+        epochs.append({"time": t, "lat": lat, "lon": lon, "true": {"lat": lat0, "lon": lon0}})
+    noisy = sum(WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"] for a, b in zip(printed, printed[1:]))
+    traj = [{"lat": lat0, "lon": lon0, "v": 0.0} for _ in range(n)]
+    truth = order_truth(truth_summary(traj, start) | {"file": "static-hour.nmea"})
+    truth = {k: truth[k] for k in ("file", "start_utc", "end_utc", "epochs", "path_length_m", "displacement_m")} | {
+        "noisy_path_length_m": round(noisy, 3),
+        "noisy_path_length_note": "sum of WGS84 geodesic distances between successive printed GGA/RMC fixes "
+                                  "(the rounded ddmm.mmmmmm coordinates as written), i.e. what a naive "
+                                  "distance accumulator over-counts for a receiver that never moves",
+        "max_fix_error_m": round(worst, 3),
+    } | {k: v for k, v in truth.items() if k not in ("file", "start_utc", "end_utc", "epochs",
+                                                       "path_length_m", "displacement_m")}
+    truth.update({
+        "receiver": "GPS only, NMEA 2.3 (GP talker), 1 Hz",
+        "location": "rooftop in central Madrid, Spain (static antenna)",
+        "true_position": {"lat": lat0, "lon": lon0, "alt_msl_m": alt0, "geoid_separation_m": geoid},
+        "sentences": {"GGA": "every epoch", "RMC": "every epoch", "GSA": f"every {STATIC_GSA_EVERY} s",
+                      "GSV": "none"},
+        "course_empty_below_kn": STATIC_COURSE_MIN_KN,
+        "gga_satellites_range": [min(nsats), max(nsats)],
+        "hdop_range": [min(hdops), max(hdops)],
+        "noise": {"horizontal_sigma_m_per_axis": h_sigma, "horizontal_tau_s": h_tau,
+                  "horizontal_white_sigma_m_per_axis": white,
+                  "vertical_sigma_m": v_sigma, "vertical_tau_s": v_tau,
+                  "velocity_sigma_mps_per_axis": vel_sigma},
+        "multipath_excursion": {"from_utc": iso(start + dt.timedelta(seconds=mp0)),
+                                "to_utc": iso(start + dt.timedelta(seconds=mp0 + mp_len - 1)),
+                                "peak_offset_m": mp_peak, "toward_azimuth_deg": mp_az,
+                                "profile": f"raised-cosine edges of {mp_edge:g} s, added to the Gauss-Markov error"},
+    })
+    return to_bytes(lines), truth, epochs
+
+
+# --------------------------------------------------------------------------
 # Reference reader used by the checks
 # --------------------------------------------------------------------------
 
@@ -1050,7 +1166,7 @@ def require(cond, msg):
         raise CheckError(msg)
 
 
-def check_clean(name: str, data: bytes, truth: dict, epochs) -> dict:
+def check_clean(name: str, data: bytes, truth: dict, epochs, max_error: float = 8.0) -> dict:
     """Every line CRLF-terminated; '#' header then only valid, uppercase-
     checksummed sentences; GGA positions agree with the truth."""
     lines = split_lines(data)
@@ -1095,9 +1211,9 @@ def check_clean(name: str, data: bytes, truth: dict, epochs) -> dict:
         # also the printed value must round-trip the generated noisy fix to < 1 cm
         rt = WGS84.Inverse(lat, lon, e["lat"], e["lon"])["s12"]
         require(rt < 0.01, f"{name}: printed position off by {rt:.4f} m at {tm}")
-    require(worst < 8.0, f"{name}: a fix is {worst:.1f} m from the truth")
+    require(worst < max_error, f"{name}: a fix is {worst:.1f} m from the truth")
     return {"sentences": n_sent, "max_line_chars": maxlen, "worst_error_m": round(worst, 2),
-            "rmc": len(rmc_dates), "rmc_dates": sorted({d for _, d in rmc_dates})}
+            "rmc": len(rmc_dates), "rmc_dates": sorted({d for _, d in rmc_dates}), "gga": gga}
 
 
 def check_corrupted(data: bytes, expected: dict) -> dict:
@@ -1173,6 +1289,50 @@ def check_corrupted(data: bytes, expected: dict) -> dict:
     return got
 
 
+def check_static_hour(data: bytes, truth: dict, epochs) -> dict:
+    """Independent re-read of static-hour.nmea: sentence mix, field formats,
+    ranges, and the noisy path length recomputed from the printed fixes."""
+    name = "static-hour.nmea"
+    info = check_clean(name, data, truth, epochs, max_error=15.0)
+    require(len(data) < STATIC_MAX_BYTES, f"{name}: {len(data)} bytes, over {STATIC_MAX_BYTES}")
+    require(truth["path_length_m"] == 0.0 and truth["displacement_m"] == 0.0, f"{name}: truth not static")
+    tp = truth["true_position"]
+    bodies = [parse_sentence(c) for c, _ in split_lines(data) if not c.startswith(b"#")]
+    kinds = [b.split(",")[0] for b in bodies]
+    require(set(kinds) == {"GPGGA", "GPRMC", "GPGSA"}, f"{name}: sentence types {sorted(set(kinds))}")
+    n = truth["epochs"]
+    require(kinds.count("GPGSA") == (n + STATIC_GSA_EVERY - 1) // STATIC_GSA_EVERY, f"{name}: GSA count")
+    gga = {}
+    k = -1
+    for b in bodies:
+        f = b.split(",")
+        if f[0] == "GPGGA":
+            k += 1
+            require(f[6] == "1" and 7 <= int(f[7]) <= 10, f"{name}: GGA quality/satellites at {f[1]}")
+            require(re.fullmatch(r"\d\.\d\d", f[8]) and 0.8 <= float(f[8]) <= 1.6, f"{name}: HDOP {f[8]} at {f[1]}")
+            require(abs(float(f[9]) - tp["alt_msl_m"]) < 15.0 and f[11] == f"{tp['geoid_separation_m']:.2f}",
+                    f"{name}: altitude/geoid at {f[1]}")
+            gga[f[1]] = f[2:6]
+        elif f[0] == "GPRMC":
+            require(f[1] in gga and f[3:7] == gga[f[1]], f"{name}: RMC {f[1]} does not follow its GGA")
+            require(f[2] == "A" and f[12] == "A" and f[9] == fmt_date(epochs[k]["time"]), f"{name}: RMC fields at {f[1]}")
+            require(re.fullmatch(r"\d+\.\d{3}", f[7]) is not None, f"{name}: speed format {f[7]}")
+            if float(f[7]) < STATIC_COURSE_MIN_KN:
+                require(f[8] == "", f"{name}: course given at {f[7]} kn ({f[1]})")
+            else:
+                require(re.fullmatch(r"\d{1,3}\.\d\d", f[8]) and float(f[8]) < 360.0, f"{name}: course {f[8]!r} at {f[1]}")
+        else:
+            require(k % STATIC_GSA_EVERY == 0, f"{name}: GSA in epoch {k}")
+    require(len(gga) == n, f"{name}: {len(gga)} distinct GGA times")
+    fixes = [(lat, lon) for _, lat, lon in info["gga"]]
+    noisy = sum(WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"] for a, b in zip(fixes, fixes[1:]))
+    require(abs(round(noisy, 3) - truth["noisy_path_length_m"]) < 0.0005,
+            f"{name}: noisy path {noisy:.3f} m != truth {truth['noisy_path_length_m']}")
+    worst = max(WGS84.Inverse(lat, lon, tp["lat"], tp["lon"])["s12"] for lat, lon in fixes)
+    require(abs(round(worst, 3) - truth["max_fix_error_m"]) < 0.0005, f"{name}: max_fix_error_m")
+    return info | {"noisy_path_length_m": round(noisy, 3)}
+
+
 # --------------------------------------------------------------------------
 # README
 # --------------------------------------------------------------------------
@@ -1232,6 +1392,23 @@ defect's line numbers (1-based, counting the header; a line ends at CRLF, LF
 or a lone CR) and how many epochs keep a valid GGA and RMC: {corr_strict}
 for a strict reader, more under the relaxed policies it defines. Tests that
 framing and parsing reject damage, keep the good fixes and never crash.
+
+**static-hour.nmea** - {static_epochs} epochs ({static_start} to
+{static_end}, west longitude): a GPS-only NMEA 2.3 receiver (GP
+talker) standing perfectly still for one hour on a rooftop in central Madrid.
+Per epoch GGA (quality 1, {static_sats} satellites, HDOP drifting slowly between
+{static_hdop} as satellites pass behind a taller building to the
+south-west, altitude ~{static_alt:.0f} m, geoid separation {static_geoid:.2f} m) then RMC (date,
+mode A); GSA only every {static_gsa} s (every epoch would exceed the 700 KB budget)
+and no GSV. The fixes wander several metres round the antenna (Gauss-Markov,
+1.5 m per axis, tau 60 s; vertical 3 m), plus a {static_mp_peak:g} m multipath excursion
+{static_mp}. RMC speed is Doppler white noise around 0 (0.08 m/s
+per axis, mostly 0.000-0.250 kn); the course is empty when the printed speed
+is below 0.1 kn. static-hour.truth.json gives path_length_m and
+displacement_m 0, the true position, and noisy_path_length_m = {static_noisy} m:
+the sum of WGS84 geodesic distances between successive printed (rounded)
+fixes, i.e. what a naive accumulator over-counts. Tests that a jitter-proof
+distance stays near 0 over a long run.
 """
 
 
@@ -1253,12 +1430,23 @@ def generate():
     drive, drive_truth, drive_ep = build_drive()
     multi, multi_truth, multi_ep = build_multi()
     corr, corr_exp, _ = build_corrupted()
+    static, static_truth, static_ep = build_static_hour()
     readme = README.format(
         walk_epochs=walk_truth["epochs"], walk_start=walk_truth["start_utc"], walk_end=walk_truth["end_utc"],
         drive_epochs=drive_truth["epochs"],
         multi_epochs=multi_truth["epochs"], multi_start=multi_truth["start_utc"], multi_end=multi_truth["end_utc"],
         corr_start=corr_exp["first_epoch_utc"], corr_end=corr_exp["last_epoch_utc"],
         corr_strict=corr_exp["epochs_with_valid_gga_and_rmc"],
+        static_epochs=static_truth["epochs"], static_start=static_truth["start_utc"],
+        static_end=static_truth["end_utc"],
+        static_sats="-".join(map(str, static_truth["gga_satellites_range"])),
+        static_hdop=" and ".join(f"{h:.2f}" for h in static_truth["hdop_range"]),
+        static_alt=static_truth["true_position"]["alt_msl_m"],
+        static_geoid=static_truth["true_position"]["geoid_separation_m"],
+        static_gsa=STATIC_GSA_EVERY,
+        static_mp=" to ".join(static_truth["multipath_excursion"][k][11:19] for k in ("from_utc", "to_utc")),
+        static_noisy=f"{static_truth['noisy_path_length_m']:.3f}",
+        static_mp_peak=static_truth["multipath_excursion"]["peak_offset_m"],
     )
     files = {
         "walk.nmea": walk, "walk.truth.json": dumps(walk_truth),
@@ -1266,8 +1454,10 @@ def generate():
         "multi-gnss-burst.nmea": multi, "multi-gnss-burst.truth.json": dumps(multi_truth),
         "corrupted.nmea": corr, "corrupted.expected.json": dumps(corr_exp),
         "README.md": readme.encode("ascii"),
+        "static-hour.nmea": static, "static-hour.truth.json": dumps(static_truth),
     }
-    ctx = {"walk": (walk_truth, walk_ep), "drive": (drive_truth, drive_ep), "multi": (multi_truth, multi_ep)}
+    ctx = {"walk": (walk_truth, walk_ep), "drive": (drive_truth, drive_ep), "multi": (multi_truth, multi_ep),
+           "static": (static_truth, static_ep)}
     return files, ctx
 
 
@@ -1285,6 +1475,11 @@ def run_checks(files, ctx) -> list[str]:
     got = check_corrupted(files["corrupted.nmea"], exp)
     report.append(f"corrupted.nmea: {exp['total_lines']} lines, {sum(v['count'] for v in exp['defects'].values())} "
                   f"defects, surviving epochs {got}")
+    truth = json.loads(files["static-hour.truth.json"])
+    info = check_static_hour(files["static-hour.nmea"], truth, ctx["static"][1])
+    report.append(f"static-hour.nmea: {truth['epochs']} epochs, {info['sentences']} sentences, "
+                  f"{len(files['static-hour.nmea'])} bytes, longest line {info['max_line_chars']} chars, "
+                  f"worst fix {info['worst_error_m']} m from truth, noisy path {info['noisy_path_length_m']} m")
     return report
 
 
