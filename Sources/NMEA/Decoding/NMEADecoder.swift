@@ -41,6 +41,9 @@ public struct NMEADecoder {
     public var reportsSentences = false
     /// Take `# Date: YYYY-MM-DD` comment lines (gpsd's log headers) as a date seed.
     public var honoursDateComments = true
+    /// Complete a cycle as soon as its learned last sentence arrives (for live sources;
+    /// see ``FixAssembler/completesCyclesEarly``).
+    public var completesCyclesEarly = false
 
     /// Creates options.
     public init(
@@ -64,7 +67,7 @@ public struct NMEADecoder {
   public init(options: Options = Options()) {
     self.options = options
     framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
-    assembler = FixAssembler(date: options.date)
+    assembler = FixAssembler(date: options.date, completesCyclesEarly: options.completesCyclesEarly)
     sawDate = options.date != nil
   }
 
@@ -120,27 +123,19 @@ public struct NMEADecoder {
     case .sentence(let framed):
       statistics.sentences += 1
       if !framed.hasChecksum { statistics.uncheckedSentences += 1 }
-      let sentence: Sentence
       do throws(FieldError) {
-        sentence = try Sentence(framed)
+        try decode(framed, handle)
       } catch {
         statistics.sentences -= 1
         if !framed.hasChecksum { statistics.uncheckedSentences -= 1 }
         statistics.count(.malformedFields)
-        let address = FieldReader(framed.bytes).address
+        let address = FieldReader.read(framed.bytes) { SentenceAddress($0.address) }
         handle(
           .rejected(
-            Rejection(reason: .malformedFields, line: framed.line, address: SentenceAddress(address), fieldError: error)
+            Rejection(reason: .malformedFields, line: framed.line, address: address, fieldError: error)
           ))
         return
       }
-      if let kind = sentence.kind {
-        statistics.count(kind)
-      } else if case .other(let address) = sentence {
-        statistics.otherByAddress[address, default: 0] += 1
-      }
-      if options.reportsSentences { handle(.sentence(sentence, line: framed.line)) }
-      if let fix = assembler.add(sentence) { deliver(fix, handle) }
     case .comment(let text, _):
       statistics.comments += 1
       if options.honoursDateComments && !sawDate, let date = Self.dateComment(text) {
@@ -151,6 +146,50 @@ public struct NMEADecoder {
       statistics.count(reason)
       handle(.rejected(Rejection(reason: reason, line: line)))
     }
+  }
+
+  /// Decodes a framed sentence and adds it to the cycle; throws (having changed nothing)
+  /// when a field is malformed.
+  private mutating func decode(_ framed: FramedSentence, _ handle: (DecoderEvent) -> Void) throws(FieldError) {
+    try FieldReader.read(framed.bytes) { (fields) throws(FieldError) in try decode(framed, fields, handle) }
+  }
+
+  @inline(__always)
+  private mutating func decode(
+    _ framed: FramedSentence, _ fields: FieldReader, _ handle: (DecoderEvent) -> Void
+  ) throws(FieldError) {
+    guard let (kind, talker) = Sentence.classify(framed, fields) else {
+      let address = SentenceAddress(fields.address)
+      statistics.otherByAddress[address, default: 0] += 1
+      let sentence = Sentence.other(address)
+      if options.reportsSentences { handle(.sentence(sentence, line: framed.line)) }
+      if let fix = assembler.add(sentence) { deliver(fix, handle) }
+      return
+    }
+    switch kind {
+    case .gga: try accept(GGA(talker: talker, fields), line: framed.line, handle)
+    case .rmc: try accept(RMC(talker: talker, fields), line: framed.line, handle)
+    case .gll: try accept(GLL(talker: talker, fields), line: framed.line, handle)
+    case .gns: try accept(GNS(talker: talker, fields), line: framed.line, handle)
+    case .vtg: try accept(VTG(talker: talker, fields), line: framed.line, handle)
+    case .gsa: try accept(GSA(talker: talker, fields), line: framed.line, handle)
+    case .gsv: try accept(GSV(talker: talker, fields), line: framed.line, handle)
+    case .gst: try accept(GST(talker: talker, fields), line: framed.line, handle)
+    case .zda: try accept(ZDA(talker: talker, fields), line: framed.line, handle)
+    case .hdt: try accept(HDT(talker: talker, fields), line: framed.line, handle)
+    case .txt: try accept(TXT(talker: talker, fields), line: framed.line, handle)
+    case .dtm: try accept(DTM(talker: talker, fields), line: framed.line, handle)
+    case .gbs: try accept(GBS(talker: talker, fields), line: framed.line, handle)
+    }
+  }
+
+  @inline(__always)
+  private mutating func accept<Decoded: DecodedSentence>(
+    _ sentence: Decoded, line: Int, _ handle: (DecoderEvent) -> Void
+  ) {
+    statistics.count(Decoded.kind)
+    if options.reportsSentences { handle(.sentence(sentence.wrapped, line: line)) }
+    if assembler.add(sentence) { deliver(assembler.takeCompletedFix(), handle) }
   }
 
   private mutating func deliver(_ fix: Fix, _ handle: (DecoderEvent) -> Void) {

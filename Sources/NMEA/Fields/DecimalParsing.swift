@@ -6,13 +6,13 @@
   import Darwin
 #endif
 
-/// Exact powers of ten: every one up to 10^22 is representable in a Double.
+/// Exact powers of ten: every one up to 10^22 is representable in a Double. Written out,
+/// so that the table is constant data rather than a lazily initialised global.
 @usableFromInline
-let exactPowersOfTen: [Double] = (0...22).map { exponent in
-  var value = 1.0
-  for _ in 0..<exponent { value *= 10 }
-  return value
-}
+let exactPowersOfTen: [Double] = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+  1e19, 1e20, 1e21, 1e22,
+]
 
 /// The pieces of a decimal number `[-+]digits[.digits]` read straight from bytes.
 struct DecimalDigits {
@@ -27,40 +27,57 @@ struct DecimalDigits {
 
   /// Reads `bytes` whole; nil when anything but one optional sign, digits and at most one
   /// point is present, or when there is no digit at all.
+  @inline(__always)
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let count = bytes.count
     var index = 0
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-      negative = bytes[index] == UInt8(ascii: "-")
-      index += 1
+    if count > 0, bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+      negative = bytes[0] == UInt8(ascii: "-")
+      index = 1
     }
-    var seenPoint = false
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: ".") {
-        if seenPoint { return nil }
-        seenPoint = true
-      } else {
-        let digit = byte &- UInt8(ascii: "0")
+    // One pass over all digits; past 19 of them the wrapped value is not used.
+    var value: UInt64 = 0
+    let integerStart = index
+    while index < count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      if digit >= 10 { break }
+      value = value &* 10 &+ UInt64(digit)
+      index &+= 1
+    }
+    integerDigits = index &- integerStart
+    integerPart = value
+    if index < count {
+      guard bytes[index] == UInt8(ascii: ".") else { return nil }
+      index &+= 1
+      let fractionStart = index
+      while index < count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
         guard digit < 10 else { return nil }
-        if digitCount < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) }
-        if seenPoint {
-          fractionDigits += 1
-        } else {
-          if integerDigits < 18 { integerPart = integerPart &* 10 &+ UInt64(digit) }
-          integerDigits += 1
-        }
+        value = value &* 10 &+ UInt64(digit)
+        index &+= 1
       }
-      index += 1
+      fractionDigits = index &- fractionStart
     }
-    if digitCount == 0 { return nil }
+    if integerDigits == 0 && fractionDigits == 0 { return nil }
+    mantissa = value
+    if integerDigits > 18 {
+      // As the digit-by-digit reading had it: past 18 digits the integer part stops growing.
+      integerPart = 0
+      for position in integerStart..<integerStart + 18 {
+        integerPart = integerPart * 10 + UInt64(bytes[position] &- UInt8(ascii: "0"))
+      }
+    }
   }
 
   /// The correctly rounded value (as `strtod` would give).
+  @inline(__always)
   func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
     let magnitude: Double
     if digitCount <= 19, mantissa < (1 << 53), fractionDigits <= 22 {
-      // Both operands are exact, so the single division is correctly rounded.
-      magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+      // Both operands are exact, so the single division is correctly rounded (and an
+      // integer, the common case in satellite lists, needs none).
+      magnitude =
+        fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[fractionDigits]
     } else {
       magnitude = Self.slowValue(bytes)
     }

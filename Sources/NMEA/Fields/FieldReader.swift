@@ -3,24 +3,59 @@
 /// Every sentence decoder is a flat list of calls on one reader. Each accessor returns
 /// `nil` for an empty field (absent, never 0) and throws a ``FieldError`` naming the
 /// field when it is malformed or impossible. Field 0 is the first field after the
-/// address. The reader borrows the sentence's bytes: it must not outlive them.
+/// address. The reader borrows the sentence's bytes and the storage ``read(_:_:)``
+/// lends it: it must not outlive the call it is handed to.
 struct FieldReader {
   /// At most this many fields after the address are read; the rest are ignored.
   static let maximumFields = 63
 
   let bytes: UnsafeBufferPointer<UInt8>
   /// Offsets of the separating commas; `separators[i]` ends field i-1 (i = 0 ends the
-  /// address), and `separators[count]` is the end of the last field.
-  private var separators = InlineArray<64, UInt8>(repeating: 0)
+  /// address), and `separators[count]` is the end of the last field. Borrowed storage:
+  /// an inline array here was copied whole by every field access.
+  private let separators: UnsafeMutablePointer<UInt8>
   /// The number of fields after the address.
   private(set) var count = 0
 
-  /// Splits `bytes` (the sentence from its delimiter up to the checksum's `*`).
-  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  /// Splits `bytes` (the sentence from its delimiter up to the checksum's `*`) and hands
+  /// the reader to `body`, with its offsets on the stack.
+  @inline(__always)
+  static func read<Result, Failure: Error>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (FieldReader) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumFields + 1) {
+      (storage) throws(Failure) -> Result in
+      try body(FieldReader(bytes, separators: storage.baseAddress!))
+    }
+  }
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, separators: UnsafeMutablePointer<UInt8>) {
     self.bytes = bytes
+    self.separators = separators
     var fields = 0
     var index = 0
     let end = min(bytes.count, 255)
+    if let base = bytes.baseAddress {
+      // Eight bytes at a time: a byte is a comma where the word XOR ",,,,,,,," has a zero
+      // byte, found without carries between bytes.
+      words: while index &+ 8 <= end {
+        let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let difference = word ^ 0x2C2C_2C2C_2C2C_2C2C
+        var commas =
+          ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
+        while commas != 0 {
+          let position = index &+ commas.trailingZeroBitCount >> 3
+          if fields == Self.maximumFields {
+            index = position
+            break words
+          }
+          separators[fields] = UInt8(truncatingIfNeeded: position)
+          fields &+= 1
+          commas &= commas &- 1
+        }
+        index &+= 8
+      }
+    }
     while index < end {
       if bytes[index] == UInt8(ascii: ",") {
         if fields == Self.maximumFields { break }
@@ -35,8 +70,7 @@ struct FieldReader {
 
   /// The address after the delimiter: talker and type (`GPGGA`) or a proprietary name.
   var address: UnsafeBufferPointer<UInt8> {
-    let end = count > 0 ? Int(separators[0]) : Int(separators[0])
-    return UnsafeBufferPointer(rebasing: bytes[1..<end])
+    UnsafeBufferPointer(rebasing: bytes[1..<Int(separators[0])])
   }
 
   /// The raw bytes of field `index`; empty when the sentence has fewer fields.

@@ -9,11 +9,15 @@ public enum AccuracySource: Sendable, Equatable, CustomStringConvertible {
   case receiverStatistics
   /// Estimated as DOP times a user-equivalent range error (UERE) for the fix quality.
   case dilutionOfPrecision
+  /// gpsd's own estimates (`eph`, `epv`), passed on as gpsd gives them: gpsd states no
+  /// confidence level for them (for NMEA receivers they are about twice a 1-sigma value).
+  case gpsd
 
   public var description: String {
     switch self {
     case .receiverStatistics: "GST"
     case .dilutionOfPrecision: "DOP"
+    case .gpsd: "gpsd"
     }
   }
 }

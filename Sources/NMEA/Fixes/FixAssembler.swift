@@ -10,15 +10,6 @@
 /// and GLL status `A`, an FAA mode other than `N`). The fix mode comes from GSA when the
 /// cycle has one, otherwise from the presence of an altitude.
 public struct FixAssembler {
-  /// Groups of GSV sentences that have not been refreshed for this many cycles are
-  /// dropped: that constellation or signal is no longer tracked.
-  static let skyLifetime = 20
-
-  private struct SkyGroup: Hashable {
-    var talker: Talker
-    var signalID: Int?
-  }
-
   private struct Cycle {
     var time: TimeOfDay
     var date: CalendarDate?
@@ -43,150 +34,246 @@ public struct FixAssembler {
     var differentialStation: Int?
   }
 
-  private var cycle: Cycle?
+  /// The cycle being merged, valid while `hasCycle`. Not an optional: every field
+  /// access then went through an out-of-line tag check.
+  private var cycle = Cycle(time: TimeOfDay(microseconds: 0))
+  private var hasCycle = false
   private var dates = DateTracker()
   private var previous: Fix?
   private var cycleCount = 0
   private var pendingErrors: (TimeOfDay, ErrorStatistics)?
-  private var pendingSky: [SkyGroup: [SatelliteInfo]] = [:]
-  private var sky: [SkyGroup: (cycle: Int, satellites: [SatelliteInfo])] = [:]
-  private var used: Set<SatelliteKey> = []
-  private var usedThisCycle: Set<SatelliteKey> = []
-
-  private struct SatelliteKey: Hashable {
-    var constellation: Constellation?
-    var id: Int
-  }
+  private var sky = SkyTracker()
+  /// The fix of a cycle completed by a decoded sentence, until taken.
+  private var completedFix: Fix?
 
   /// Creates an assembler; `date` names the date of the first cycle for logs that carry
   /// none (RMC and ZDA dates take over as soon as they come).
-  public init(date: CalendarDate? = nil) {
+  public init(date: CalendarDate? = nil, completesCyclesEarly: Bool = false) {
     if let date { dates.seed(date) }
+    self.completesCyclesEarly = completesCyclesEarly
+  }
+
+  /// Whether a cycle is completed as soon as the sentence that ends every cycle arrives
+  /// (learned from the stream), instead of when the next cycle begins. Live sources want
+  /// this: the fix is delivered at the end of the receiver's burst, not a second later.
+  public let completesCyclesEarly: Bool
+  /// The kind of sentence seen last in the two most recent cycles, once they agree.
+  public private(set) var cycleEnder: Sentence.Kind?
+  private var lastKindInCycle: Sentence.Kind?
+  private var previousCandidate: Sentence.Kind?
+
+  /// Adds a sentence; returns a completed fix: the previous cycle's when this sentence
+  /// starts a new one, or (with ``completesCyclesEarly``) the current one when this
+  /// sentence is the learned ``cycleEnder``.
+  public mutating func add(_ sentence: Sentence) -> Fix? {
+    let completed =
+      switch sentence {
+      case .gga(let gga): add(gga)
+      case .rmc(let rmc): add(rmc)
+      case .gll(let gll): add(gll)
+      case .gns(let gns): add(gns)
+      case .vtg(let vtg): add(vtg)
+      case .gsa(let gsa): add(gsa)
+      case .gsv(let gsv): add(gsv)
+      case .gst(let gst): add(gst)
+      case .zda(let zda): add(zda)
+      case .hdt(let hdt): add(hdt)
+      case .txt(let txt): add(txt)
+      case .dtm(let dtm): add(dtm)
+      case .gbs(let gbs): add(gbs)
+      // Sentences of other types carry nothing for a fix, nor a kind to learn from.
+      case .other: false
+      }
+    return completed ? takeCompletedFix() : nil
+  }
+
+  /// Adds a decoded sentence of a known kind; `true` when it completed a cycle, whose fix
+  /// ``takeCompletedFix()`` then hands out.
+  ///
+  /// The decoder comes this way. It builds no ``Sentence``, and no `Fix?` travels through
+  /// the calls of every sentence: copying those payloads of a few hundred bytes, even
+  /// empty ones, cost more than decoding the sentence.
+  @inline(__always)
+  mutating func add<Decoded: DecodedSentence>(_ sentence: Decoded) -> Bool {
+    let kind: Sentence.Kind? = Decoded.kind
+    if !hasCycle, completesCyclesEarly, cycleEnder != nil,
+      kind == .gsa || kind == .vtg || kind == .hdt
+    {
+      // A sentence of the cycle came after the one taken as its end: relearn.
+      cycleEnder = nil
+      previousCandidate = nil
+    }
+    let closing = lastKindInCycle
+    let completed = sentence.apply(to: &self)
+    if completed {
+      if let closing, closing == previousCandidate { cycleEnder = closing }
+      previousCandidate = closing
+    }
+    if hasCycle, let kind, kind != .gsv, kind != .txt { lastKindInCycle = kind }
+    if !completed, completesCyclesEarly, let kind, kind == cycleEnder, hasCycle {
+      lastKindInCycle = nil
+      return completeCycle()
+    }
+    return completed
+  }
+
+  /// The fix of the cycle the last ``add(_:)`` of a decoded sentence completed.
+  mutating func takeCompletedFix() -> Fix {
+    completedFix.take()!
   }
 
   /// Names the date of the first cycle unless the log has given one already.
   public mutating func seed(date: CalendarDate) { dates.seed(date) }
 
-  /// Adds a sentence; returns the previous cycle's fix when this sentence starts a new one.
-  public mutating func add(_ sentence: Sentence) -> Fix? {
-    switch sentence {
-    case .gga(let gga):
-      guard let time = gga.time else { return nil }
-      let done = begin(time)
-      let valid = (gga.quality ?? .invalid) != .invalid
-      cycle!.ggaQuality = gga.quality
-      if valid { setPosition(gga.latitude, gga.longitude) }
-      if valid || gga.altitude != nil {
-        cycle!.altitude = gga.altitude ?? cycle!.altitude
-        cycle!.geoidSeparation = gga.geoidSeparation ?? cycle!.geoidSeparation
-      }
-      cycle!.satellitesUsed = gga.satellitesUsed ?? cycle!.satellitesUsed
-      cycle!.dop.horizontal = gga.hdop ?? cycle!.dop.horizontal
-      cycle!.differentialAge = gga.differentialAge ?? cycle!.differentialAge
-      cycle!.differentialStation = gga.differentialStation ?? cycle!.differentialStation
-      return done
-    case .rmc(let rmc):
-      guard let time = rmc.time else { return nil }
-      let done = begin(time)
-      if let date = rmc.date { cycle!.date = date }
-      let valid = rmc.isValid == true && (rmc.mode?.isValid ?? true)
-      if valid {
-        setPosition(rmc.latitude, rmc.longitude)
-        cycle!.speed = rmc.speed ?? cycle!.speed
-        cycle!.course = rmc.course ?? cycle!.course
-        if let mode = rmc.mode { cycle!.modeQuality = FixQuality(mode) }
-      }
-      cycle!.magneticVariation = rmc.magneticVariation ?? cycle!.magneticVariation
-      cycle!.navigationalStatus = rmc.navigationalStatus ?? cycle!.navigationalStatus
-      return done
-    case .gll(let gll):
-      guard let time = gll.time else { return nil }
-      let done = begin(time)
-      if gll.isValid != false && (gll.mode?.isValid ?? true) {
-        setPosition(gll.latitude, gll.longitude)
-        if let mode = gll.mode { cycle!.modeQuality = FixQuality(mode) }
-      }
-      return done
-    case .gns(let gns):
-      guard let time = gns.time else { return nil }
-      let done = begin(time)
-      if let mode = gns.mode, mode.isValid {
-        setPosition(gns.latitude, gns.longitude)
-        cycle!.modeQuality = FixQuality(mode)
-        cycle!.altitude = gns.altitude ?? cycle!.altitude
-        cycle!.geoidSeparation = gns.geoidSeparation ?? cycle!.geoidSeparation
-      }
-      cycle!.satellitesUsed = gns.satellitesUsed ?? cycle!.satellitesUsed
-      cycle!.dop.horizontal = gns.hdop ?? cycle!.dop.horizontal
-      cycle!.navigationalStatus = gns.navigationalStatus ?? cycle!.navigationalStatus
-      cycle!.differentialAge = gns.differentialAge ?? cycle!.differentialAge
-      cycle!.differentialStation = gns.differentialStation ?? cycle!.differentialStation
-      return done
-    case .vtg(let vtg):
-      guard cycle != nil, vtg.mode?.isValid ?? true else { return nil }
-      cycle!.speed = vtg.speed ?? cycle!.speed
-      cycle!.course = vtg.course ?? cycle!.course
-    case .gsa(let gsa):
-      guard cycle != nil else { return nil }
-      if !cycle!.hasGSA { usedThisCycle.removeAll(keepingCapacity: true) }
-      cycle!.hasGSA = true
-      if let mode = gsa.mode { cycle!.gsaMode = max(cycle!.gsaMode ?? mode, mode) }
-      cycle!.dop.position = gsa.pdop ?? cycle!.dop.position
-      cycle!.dop.horizontal = gsa.hdop ?? cycle!.dop.horizontal
-      cycle!.dop.vertical = gsa.vdop ?? cycle!.dop.vertical
-      cycle!.gsaUsedCount += gsa.usedCount
-      for index in 0..<gsa.usedCount {
-        let id = Int(gsa.used[index])
-        let constellation =
-          gsa.constellation ?? gsa.talker.constellation.flatMap { talkerSystem in
-            talkerSystem == .gps ? Constellation(nmeaSatelliteID: id) : talkerSystem
-          } ?? Constellation(nmeaSatelliteID: id)
-        usedThisCycle.insert(SatelliteKey(constellation: constellation, id: id))
-      }
-    case .gsv(let gsv):
-      addSatellites(gsv)
-    case .gst(let gst):
-      guard let time = gst.time else { return nil }
-      let statistics = ErrorStatistics(
-        rms: gst.rms, semiMajor: gst.semiMajor, semiMinor: gst.semiMinor,
-        orientation: gst.orientation, latitude: gst.latitudeError,
-        longitude: gst.longitudeError, altitude: gst.altitudeError)
-      if cycle?.time == time {
-        cycle!.errorStatistics = statistics
-      } else {
-        pendingErrors = (time, statistics)
-      }
-    case .zda(let zda):
-      if let date = zda.date, let time = zda.time {
-        if cycle?.time == time {
-          cycle!.date = date
-        } else {
-          dates.observe(date, at: time)
-        }
-      }
-    case .hdt(let hdt):
-      guard cycle != nil else { return nil }
-      cycle!.heading = hdt.heading ?? cycle!.heading
-    case .txt, .dtm, .gbs, .other:
-      break
+  // One `apply` per sentence type: what the sentence adds to the current cycle; `true`
+  // when it started a new one and so completed the previous cycle.
+
+  mutating func apply(_ gga: GGA) -> Bool {
+    guard let time = gga.time else { return false }
+    let done = begin(time)
+    let valid = (gga.quality ?? .invalid) != .invalid
+    cycle.ggaQuality = gga.quality
+    if valid { setPosition(gga.latitude, gga.longitude) }
+    if valid || gga.altitude != nil {
+      cycle.altitude = gga.altitude ?? cycle.altitude
+      cycle.geoidSeparation = gga.geoidSeparation ?? cycle.geoidSeparation
     }
-    return nil
+    cycle.satellitesUsed = gga.satellitesUsed ?? cycle.satellitesUsed
+    cycle.dop.horizontal = gga.hdop ?? cycle.dop.horizontal
+    cycle.differentialAge = gga.differentialAge ?? cycle.differentialAge
+    cycle.differentialStation = gga.differentialStation ?? cycle.differentialStation
+    return done
+  }
+
+  mutating func apply(_ rmc: RMC) -> Bool {
+    guard let time = rmc.time else { return false }
+    let done = begin(time)
+    if let date = rmc.date { cycle.date = date }
+    let valid = rmc.isValid == true && (rmc.mode?.isValid ?? true)
+    if valid {
+      setPosition(rmc.latitude, rmc.longitude)
+      cycle.speed = rmc.speed ?? cycle.speed
+      cycle.course = rmc.course ?? cycle.course
+      if let mode = rmc.mode { cycle.modeQuality = FixQuality(mode) }
+    }
+    cycle.magneticVariation = rmc.magneticVariation ?? cycle.magneticVariation
+    cycle.navigationalStatus = rmc.navigationalStatus ?? cycle.navigationalStatus
+    return done
+  }
+
+  mutating func apply(_ gll: GLL) -> Bool {
+    guard let time = gll.time else { return false }
+    let done = begin(time)
+    if gll.isValid != false && (gll.mode?.isValid ?? true) {
+      setPosition(gll.latitude, gll.longitude)
+      if let mode = gll.mode { cycle.modeQuality = FixQuality(mode) }
+    }
+    return done
+  }
+
+  mutating func apply(_ gns: GNS) -> Bool {
+    guard let time = gns.time else { return false }
+    let done = begin(time)
+    if let mode = gns.mode, mode.isValid {
+      setPosition(gns.latitude, gns.longitude)
+      cycle.modeQuality = FixQuality(mode)
+      cycle.altitude = gns.altitude ?? cycle.altitude
+      cycle.geoidSeparation = gns.geoidSeparation ?? cycle.geoidSeparation
+    }
+    cycle.satellitesUsed = gns.satellitesUsed ?? cycle.satellitesUsed
+    cycle.dop.horizontal = gns.hdop ?? cycle.dop.horizontal
+    cycle.navigationalStatus = gns.navigationalStatus ?? cycle.navigationalStatus
+    cycle.differentialAge = gns.differentialAge ?? cycle.differentialAge
+    cycle.differentialStation = gns.differentialStation ?? cycle.differentialStation
+    return done
+  }
+
+  mutating func apply(_ vtg: VTG) -> Bool {
+    guard hasCycle, vtg.mode?.isValid ?? true else { return false }
+    cycle.speed = vtg.speed ?? cycle.speed
+    cycle.course = vtg.course ?? cycle.course
+    return false
+  }
+
+  mutating func apply(_ gsa: GSA) -> Bool {
+    guard hasCycle else { return false }
+    if !cycle.hasGSA { sky.beginUsed() }
+    cycle.hasGSA = true
+    if let mode = gsa.mode { cycle.gsaMode = max(cycle.gsaMode ?? mode, mode) }
+    cycle.dop.position = gsa.pdop ?? cycle.dop.position
+    cycle.dop.horizontal = gsa.hdop ?? cycle.dop.horizontal
+    cycle.dop.vertical = gsa.vdop ?? cycle.dop.vertical
+    cycle.gsaUsedCount += gsa.usedCount
+    for index in 0..<gsa.usedCount {
+      let id = Int(gsa.used[index])
+      let constellation =
+        gsa.constellation ?? gsa.talker.constellation.flatMap { talkerSystem in
+          talkerSystem == .gps ? Constellation(nmeaSatelliteID: id) : talkerSystem
+        } ?? Constellation(nmeaSatelliteID: id)
+      sky.markUsed(constellation, id)
+    }
+    return false
+  }
+
+  mutating func apply(_ gsv: GSV) -> Bool {
+    sky.add(gsv, cycle: cycleCount)
+    return false
+  }
+
+  mutating func apply(_ gst: GST) -> Bool {
+    guard let time = gst.time else { return false }
+    let statistics = ErrorStatistics(
+      rms: gst.rms, semiMajor: gst.semiMajor, semiMinor: gst.semiMinor,
+      orientation: gst.orientation, latitude: gst.latitudeError,
+      longitude: gst.longitudeError, altitude: gst.altitudeError)
+    if hasCycle && cycle.time == time {
+      cycle.errorStatistics = statistics
+    } else {
+      pendingErrors = (time, statistics)
+    }
+    return false
+  }
+
+  mutating func apply(_ zda: ZDA) -> Bool {
+    if let date = zda.date, let time = zda.time {
+      if hasCycle && cycle.time == time {
+        cycle.date = date
+      } else {
+        dates.observe(date, at: time)
+      }
+    }
+    return false
+  }
+
+  mutating func apply(_ hdt: HDT) -> Bool {
+    guard hasCycle else { return false }
+    cycle.heading = hdt.heading ?? cycle.heading
+    return false
   }
 
   /// Completes the current cycle, if any, and returns its fix.
   public mutating func finish() -> Fix? {
-    guard let cycle else { return nil }
-    self.cycle = nil
+    guard hasCycle else { return nil }
+    hasCycle = false
     return makeFix(cycle)
   }
 
-  private mutating func begin(_ time: TimeOfDay) -> Fix? {
-    if cycle?.time == time { return nil }
-    let done = finish()
+  /// Completes the current cycle, if any, into ``completedFix``; `true` if there was one.
+  private mutating func completeCycle() -> Bool {
+    guard hasCycle else { return false }
+    completedFix = finish()
+    return true
+  }
+
+  private mutating func begin(_ time: TimeOfDay) -> Bool {
+    if hasCycle && cycle.time == time { return false }
+    let done = completeCycle()
+    lastKindInCycle = nil
     cycle = Cycle(time: time)
+    hasCycle = true
     cycleCount += 1
     if let (pendingTime, statistics) = pendingErrors {
-      if pendingTime == time { cycle!.errorStatistics = statistics }
+      if pendingTime == time { cycle.errorStatistics = statistics }
       pendingErrors = nil
     }
     return done
@@ -194,38 +281,8 @@ public struct FixAssembler {
 
   private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
     guard let latitude, let longitude else { return }
-    cycle!.latitude = latitude
-    cycle!.longitude = longitude
-  }
-
-  private mutating func addSatellites(_ gsv: GSV) {
-    let group = SkyGroup(talker: gsv.talker, signalID: gsv.signalID)
-    if gsv.messageNumber == 1 {
-      pendingSky[group] = []
-    }
-    guard var satellites = pendingSky[group],
-      satellites.count <= (gsv.messageNumber - 1) * 4
-    else {
-      pendingSky[group] = nil
-      return
-    }
-    for index in 0..<gsv.entryCount {
-      let entry = gsv.entries[index]
-      let constellation =
-        gsv.talker.constellation.flatMap { talkerSystem in
-          talkerSystem == .gps && entry.id > 32 ? Constellation(nmeaSatelliteID: entry.id) : talkerSystem
-        } ?? Constellation(nmeaSatelliteID: entry.id)
-      satellites.append(
-        SatelliteInfo(
-          constellation: constellation, id: entry.id, signalID: gsv.signalID,
-          elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
-    }
-    if gsv.messageNumber == gsv.messageCount {
-      sky[group] = (cycleCount, satellites)
-      pendingSky[group] = nil
-    } else {
-      pendingSky[group] = satellites
-    }
+    cycle.latitude = latitude
+    cycle.longitude = longitude
   }
 
   private mutating func makeFix(_ cycle: Cycle) -> Fix {
@@ -254,15 +311,7 @@ public struct FixAssembler {
     fix.differentialAge = cycle.differentialAge
     fix.differentialStation = cycle.differentialStation
 
-    if cycle.hasGSA { used = usedThisCycle }
-    sky = sky.filter { cycleCount - $0.value.cycle <= Self.skyLifetime }
-    for group in sky.keys.sorted(by: { ($0.talker.rawValue, $0.signalID ?? 0) < ($1.talker.rawValue, $1.signalID ?? 0) }
-    ) {
-      for var satellite in sky[group]!.satellites {
-        satellite.isUsed = used.contains(SatelliteKey(constellation: satellite.constellation, id: satellite.id))
-        fix.satellites.append(satellite)
-      }
-    }
+    fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA)
 
     if fix.hasPosition {
       if let statistics = cycle.errorStatistics, let latitude = statistics.latitude,

@@ -74,14 +74,97 @@ public struct SentenceFramer {
   public mutating func consume(
     _ bytes: UnsafeRawBufferPointer, _ handle: (FramingEvent) -> Void
   ) {
-    for byte in bytes { step(byte, handle) }
+    bytes.withMemoryRebound(to: UInt8.self) { consume(contiguous: $0, handle) }
   }
 
   /// Feeds bytes; `handle` is called for every event they complete, in input order.
   public mutating func consume<Bytes: Sequence<UInt8>>(
     _ bytes: Bytes, _ handle: (FramingEvent) -> Void
   ) {
-    for byte in bytes { step(byte, handle) }
+    let done: Void? = bytes.withContiguousStorageIfAvailable { consume(contiguous: $0, handle) }
+    if done == nil {
+      for byte in bytes { step(byte, handle) }
+    }
+  }
+
+  /// The byte-at-a-time state machine, except that a sentence lying whole in `input` is
+  /// checked and handed out where it lies, without a copy: that is nearly every sentence
+  /// of a file read in large chunks. Anything unusual in it (a missing checksum, a
+  /// control byte, the chunk's end) leaves it to the state machine, which gives the
+  /// same events for it.
+  private mutating func consume(contiguous input: UnsafeBufferPointer<UInt8>, _ handle: (FramingEvent) -> Void) {
+    var index = 0
+    while index < input.count {
+      let byte = input[index]
+      if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"), state == .idle || state == .junk || state == .skipping
+      {
+        previousWasCR = false
+        endJunk(handle)
+        if let next = completeInPlace(input, start: index, handle) {
+          index = next
+          continue
+        }
+        start(byte)
+      } else {
+        step(byte, handle)
+      }
+      index += 1
+    }
+  }
+
+  /// Frames the sentence starting at `input[start]` (its delimiter) if it lies whole in
+  /// `input`, is printable and ends in a `*HH` checksum; returns the index after the
+  /// checksum, or `nil` (with nothing changed) to leave it to the state machine.
+  @inline(__always)
+  private mutating func completeInPlace(
+    _ input: UnsafeBufferPointer<UInt8>, start: Int, _ handle: (FramingEvent) -> Void
+  ) -> Int? {
+    // The state machine refuses a body byte once the sentence holds maximumLength bytes.
+    let bodyLimit = min(input.count, start + Self.maximumLength)
+    let base = UnsafeRawPointer(input.baseAddress!)
+    var index = start + 1
+    var checksum: UInt8 = 0
+    var words: UInt64 = 0
+    scanning: while true {
+      // Eight bytes at a time while they are all in 0x2B...0x7E: digits, letters, `,.-`;
+      // none of them ends the body or makes it unusual. The XOR of the words folds into
+      // the checksum at the end.
+      while index &+ 8 <= bodyLimit {
+        let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let below = (word &- 0x2B2B_2B2B_2B2B_2B2B) & ~word
+        let above = (word &+ 0x0101_0101_0101_0101) | word
+        if (below | above) & 0x8080_8080_8080_8080 != 0 { break }
+        words ^= word
+        index &+= 8
+      }
+      // Then byte by byte up to the next word.
+      let stop = min(index &+ 8, bodyLimit)
+      while index < stop {
+        let byte = input[index]
+        if byte == UInt8(ascii: "*") { break scanning }
+        // Control bytes (line ends included), bytes over 0x7E and a new start are unusual.
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "$"), byte != UInt8(ascii: "!") else { return nil }
+        checksum ^= byte
+        index &+= 1
+      }
+      if index >= bodyLimit {
+        // Only the checksum delimiter may follow a full sentence.
+        guard index < input.count, input[index] == UInt8(ascii: "*") else { return nil }
+        break
+      }
+    }
+    words ^= words >> 32
+    words ^= words >> 16
+    words ^= words >> 8
+    checksum ^= UInt8(truncatingIfNeeded: words)
+    guard index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+    else { return nil }
+    sentenceLine = currentLine
+    atLineStart = false
+    state = .idle
+    let sentence = UnsafeBufferPointer(rebasing: input[start..<index])
+    deliver(sentence, hasChecksum: true, checksumMatches: high << 4 | low == checksum, handle)
+    return index + 3
   }
 
   /// Ends the input: a sentence still open is complete if it has no checksum pending,
@@ -207,28 +290,32 @@ public struct SentenceFramer {
 
   private mutating func complete(hasChecksum: Bool, _ handle: (FramingEvent) -> Void) {
     state = .idle
-    if hasChecksum && expectedChecksum != runningChecksum {
+    let matches = !hasChecksum || expectedChecksum == runningChecksum
+    buffer.withUnsafeBufferPointer { deliver($0, hasChecksum: hasChecksum, checksumMatches: matches, handle) }
+  }
+
+  /// Hands out a complete sentence (delimiter to checksum delimiter), or the reason it
+  /// cannot be used.
+  @inline(__always)
+  private func deliver(
+    _ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool, checksumMatches: Bool,
+    _ handle: (FramingEvent) -> Void
+  ) {
+    if !checksumMatches {
       handle(.rejected(.badChecksum, line: sentenceLine))
-      return
-    }
-    if buffer.count <= 1 {
+    } else if sentence.count <= 1 {
       handle(.rejected(.truncated, line: sentenceLine))
-      return
-    }
-    if buffer.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && hasTalkerAddress {
+    } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
       handle(.rejected(.tooLong, line: sentenceLine))
-      return
-    }
-    let line = sentenceLine
-    buffer.withUnsafeBufferPointer {
-      handle(.sentence(FramedSentence(bytes: $0, hasChecksum: hasChecksum, line: line)))
+    } else {
+      handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine)))
     }
   }
 
   /// A standard address: five upper-case letters or digits after the delimiter, not `P…`.
-  private var hasTalkerAddress: Bool {
-    guard buffer.count >= 7, buffer[1] != UInt8(ascii: "P") else { return false }
-    return buffer[6] == UInt8(ascii: ",")
+  private static func hasTalkerAddress(_ sentence: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard sentence.count >= 7, sentence[1] != UInt8(ascii: "P") else { return false }
+    return sentence[6] == UInt8(ascii: ",")
   }
 }
 

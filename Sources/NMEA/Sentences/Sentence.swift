@@ -71,16 +71,16 @@ public enum Sentence: Sendable, Equatable {
   /// Decodes a framed sentence. Throws when a sentence of a known type has a malformed or
   /// impossible field; unknown types never throw.
   public init(_ framed: FramedSentence) throws(FieldError) {
-    let fields = FieldReader(framed.bytes)
-    let address = fields.address
-    guard framed.bytes[0] == UInt8(ascii: "$"), address.count == 5,
-      address[0] != UInt8(ascii: "P"),
-      let kind = Kind(type: UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4]))
-    else {
-      self = .other(SentenceAddress(address))
+    self = try FieldReader.read(framed.bytes) { (fields) throws(FieldError) -> Sentence in
+      try Sentence(framed, fields)
+    }
+  }
+
+  private init(_ framed: FramedSentence, _ fields: FieldReader) throws(FieldError) {
+    guard let (kind, talker) = Self.classify(framed, fields) else {
+      self = .other(SentenceAddress(fields.address))
       return
     }
-    let talker = Talker(address[0], address[1])
     switch kind {
     case .gga: self = .gga(try GGA(talker: talker, fields))
     case .rmc: self = .rmc(try RMC(talker: talker, fields))
@@ -96,6 +96,18 @@ public enum Sentence: Sendable, Equatable {
     case .dtm: self = .dtm(try DTM(talker: talker, fields))
     case .gbs: self = .gbs(try GBS(talker: talker, fields))
     }
+  }
+
+  /// The kind and talker of a sentence decoded here; `nil` for the others (proprietary,
+  /// AIS, unknown types), which pass through as ``other(_:)``.
+  @inline(__always)
+  static func classify(_ framed: FramedSentence, _ fields: FieldReader) -> (Kind, Talker)? {
+    let address = fields.address
+    guard framed.bytes[0] == UInt8(ascii: "$"), address.count == 5,
+      address[0] != UInt8(ascii: "P"),
+      let kind = Kind(type: UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4]))
+    else { return nil }
+    return (kind, Talker(address[0], address[1]))
   }
 
   /// Decodes one sentence from text such as `$GPGGA,...*hh` (checksum verified when present).

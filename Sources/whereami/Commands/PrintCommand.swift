@@ -40,7 +40,13 @@ enum PrintCommand {
       case .fix(let fix):
         guard fix.hasPosition else { return }
         let distance = odometer.add(fix)
-        output.write(json ? FixRenderer.json(fix, distance: distance) : FixRenderer.text(fix, distance: distance))
+        output.write { line in
+          if json {
+            FixRenderer.json(fix, distance: distance, into: &line)
+          } else {
+            FixRenderer.text(fix, distance: distance, into: &line)
+          }
+        }
       case .rejected(let rejection):
         if verbose { printError("whereami: \(sourceName):\(rejection.line): \(rejection.detail)") }
       case .sentence:

@@ -1,58 +1,101 @@
 import NMEA
 
-/// Turns fixes into output lines.
+/// Turns fixes into output lines, written straight into an output buffer.
 enum FixRenderer {
   /// One human-readable line: time, mode, coordinates, accuracies, altitude, motion and
   /// distance travelled; `-` marks what the receiver did not say.
-  static func text(_ fix: Fix, distance: Double) -> String {
-    func value(_ number: Double?, _ decimals: Int, _ unit: String) -> String {
-      number.map { fixed($0, decimals) + unit } ?? "-"
+  static func text(_ fix: Fix, distance: Double, into line: inout ByteBuffer) {
+    func value(_ number: Double?, _ decimals: Int, _ unit: StaticString, into line: inout ByteBuffer) {
+      if let number {
+        line.append(number, decimals: decimals)
+        line.append(unit)
+      } else {
+        line.append(UInt8(ascii: "-"))
+      }
     }
-    var parts: [String] = []
-    parts.append(fix.time?.description ?? fix.timeOfDay.description)
-    parts.append(fix.mode == .threeD ? "3D" : fix.mode == .twoD ? "2D" : "--")
-    parts.append("lat " + value(fix.latitude, 9, ""))
-    parts.append("lon " + value(fix.longitude, 9, ""))
-    parts.append("acc " + value(fix.horizontalAccuracy, 1, " m"))
-    parts.append("alt " + value(fix.altitudeMSL, 1, " m"))
-    parts.append("vacc " + value(fix.verticalAccuracy, 1, " m"))
-    parts.append("speed " + value(fix.speed, 2, " m/s"))
-    parts.append("course " + value(fix.course, 1, "°"))
-    parts.append("distance " + fixed(distance, 1) + " m")
-    return parts.joined(separator: " ") + "\n"
+    if let time = fix.time { line.append(time) } else { line.append(fix.timeOfDay) }
+    line.append(fix.mode == .threeD ? " 3D" : fix.mode == .twoD ? " 2D" : " --")
+    line.append(" lat ")
+    value(fix.latitude, 9, "", into: &line)
+    line.append(" lon ")
+    value(fix.longitude, 9, "", into: &line)
+    line.append(" acc ")
+    value(fix.horizontalAccuracy, 1, " m", into: &line)
+    line.append(" alt ")
+    value(fix.altitudeMSL, 1, " m", into: &line)
+    line.append(" vacc ")
+    value(fix.verticalAccuracy, 1, " m", into: &line)
+    line.append(" speed ")
+    value(fix.speed, 2, " m/s", into: &line)
+    line.append(" course ")
+    value(fix.course, 1, "°", into: &line)
+    line.append(" distance ")
+    line.append(distance, decimals: 1)
+    line.append(" m\n")
   }
 
   /// One JSON object in gpsd's TPV vocabulary (`lat`, `lon`, `altMSL`, `eph`, ...) with
   /// camelCase names for what gpsd's TPV lacks. Unknown values are omitted.
-  static func json(_ fix: Fix, distance: Double) -> String {
-    var object = JSONObject()
-    object.add("class", string: "TPV")
-    if let time = fix.time { object.add("time", string: time.description) }
-    object.add("mode", integer: fix.mode.rawValue)
-    if let status = fix.quality?.gpsdStatus, fix.hasPosition { object.add("status", integer: status) }
-    object.add("lat", fix.latitude, 9)
-    object.add("lon", fix.longitude, 9)
-    object.add("altHAE", fix.altitudeHAE, 4)
-    object.add("altMSL", fix.altitudeMSL, 4)
-    object.add("geoidSep", fix.geoidSeparation, 3)
-    object.add("speed", fix.speed, 3)
-    object.add("track", fix.course, 4)
-    object.add("climb", fix.climb, 3)
-    object.add("magvar", fix.magneticVariation, 1)
-    object.add("eph", fix.horizontalAccuracy, 3)
-    object.add("epv", fix.verticalAccuracy, 3)
-    if let source = fix.accuracySource { object.add("accuracySource", string: source.description) }
-    object.add("heading", fix.heading, 2)
-    object.add("hdop", fix.dop.horizontal, 2)
-    object.add("vdop", fix.dop.vertical, 2)
-    object.add("pdop", fix.dop.position, 2)
-    if let used = fix.satellitesUsed { object.add("satellitesUsed", integer: used) }
-    if !fix.satellites.isEmpty { object.add("satellitesVisible", integer: fix.satellites.count) }
-    if let quality = fix.quality { object.add("quality", string: quality.description) }
-    object.add("dgpsAge", fix.differentialAge, 1)
-    if let station = fix.differentialStation { object.add("dgpsSta", integer: station) }
-    object.add("distance", distance, 3)
-    return object.finish() + "\n"
+  static func json(_ fix: Fix, distance: Double, into line: inout ByteBuffer) {
+    // Keys carry their separator: "class" always comes first.
+    line.append("{\"class\":\"TPV\"")
+    if let time = fix.time {
+      line.append(",\"time\":\"")
+      line.append(time)
+      line.append(UInt8(ascii: "\""))
+    }
+    line.append(",\"mode\":")
+    line.append(integer: fix.mode.rawValue)
+    if let status = fix.quality?.gpsdStatus, fix.hasPosition {
+      line.append(",\"status\":")
+      line.append(integer: status)
+    }
+    number(",\"lat\":", fix.latitude, 9, into: &line)
+    number(",\"lon\":", fix.longitude, 9, into: &line)
+    number(",\"altHAE\":", fix.altitudeHAE, 4, into: &line)
+    number(",\"altMSL\":", fix.altitudeMSL, 4, into: &line)
+    number(",\"geoidSep\":", fix.geoidSeparation, 3, into: &line)
+    number(",\"speed\":", fix.speed, 3, into: &line)
+    number(",\"track\":", fix.course, 4, into: &line)
+    number(",\"climb\":", fix.climb, 3, into: &line)
+    number(",\"magvar\":", fix.magneticVariation, 1, into: &line)
+    number(",\"eph\":", fix.horizontalAccuracy, 3, into: &line)
+    number(",\"epv\":", fix.verticalAccuracy, 3, into: &line)
+    if let source = fix.accuracySource {
+      line.append(",\"accuracySource\":")
+      line.append(jsonString: source.description)
+    }
+    number(",\"heading\":", fix.heading, 2, into: &line)
+    number(",\"hdop\":", fix.dop.horizontal, 2, into: &line)
+    number(",\"vdop\":", fix.dop.vertical, 2, into: &line)
+    number(",\"pdop\":", fix.dop.position, 2, into: &line)
+    if let used = fix.satellitesUsed {
+      line.append(",\"satellitesUsed\":")
+      line.append(integer: used)
+    }
+    if !fix.satellites.isEmpty {
+      line.append(",\"satellitesVisible\":")
+      line.append(integer: fix.satellites.count)
+    }
+    if let quality = fix.quality {
+      line.append(",\"quality\":")
+      line.append(jsonString: quality.description)
+    }
+    number(",\"dgpsAge\":", fix.differentialAge, 1, into: &line)
+    if let station = fix.differentialStation {
+      line.append(",\"dgpsSta\":")
+      line.append(integer: station)
+    }
+    number(",\"distance\":", distance, 3, into: &line)
+    line.append("}\n")
+  }
+
+  /// A `key:value` member with `decimals` places; omitted when unknown or not finite.
+  @inline(__always)
+  private static func number(_ key: StaticString, _ value: Double?, _ decimals: Int, into line: inout ByteBuffer) {
+    guard let value, value.isFinite else { return }
+    line.append(key)
+    line.append(value, decimals: decimals)
   }
 }
 
@@ -82,7 +125,8 @@ struct JSONObject {
   }
 
   private mutating func separate(_ key: String) {
-    if text.count > 1 { text += "," }
+    // `utf8.count` is O(1) for native strings; `count` would walk the whole object.
+    if text.utf8.count > 1 { text += "," }
     text += "\"" + key + "\":"
   }
 

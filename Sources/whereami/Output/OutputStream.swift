@@ -8,39 +8,47 @@
 /// stops quietly and ``isClosed`` tells the command to stop early.
 struct OutputStream: ~Copyable {
   private let descriptor: Int32
-  private var buffer: [UInt8] = []
+  private var buffer = ByteBuffer(capacity: Self.flushThreshold + 4096)
   /// Flush after every line (for a terminal, so that fixes show as they come).
   let flushesLines: Bool
   private(set) var isClosed = false
   private(set) var failure: CommandError?
 
+  /// Buffered output is written out once it reaches this many bytes.
+  private static let flushThreshold = 1 << 16
+
   init(descriptor: Int32) {
     self.descriptor = descriptor
     flushesLines = isatty(descriptor) == 1
-    buffer.reserveCapacity(1 << 16)
   }
 
   /// Appends text; the line is written once the buffer is full (or at once on a terminal).
   mutating func write(_ text: String) {
     guard !isClosed else { return }
-    buffer.append(contentsOf: text.utf8)
-    if buffer.count >= 1 << 16 || flushesLines { flush() }
+    buffer.append(string: text)
+    if buffer.count >= Self.flushThreshold || flushesLines { flush() }
   }
 
   /// Appends raw bytes.
   mutating func write(bytes: [UInt8]) {
     guard !isClosed else { return }
-    buffer.append(contentsOf: bytes)
-    if buffer.count >= 1 << 16 || flushesLines { flush() }
+    bytes.withUnsafeBufferPointer { buffer.append($0) }
+    if buffer.count >= Self.flushThreshold || flushesLines { flush() }
+  }
+
+  /// Appends what `render` writes into the buffer (a line: the same flushing rules apply).
+  mutating func write(_ render: (inout ByteBuffer) -> Void) {
+    guard !isClosed else { return }
+    render(&buffer)
+    if buffer.count >= Self.flushThreshold || flushesLines { flush() }
   }
 
   /// Writes out everything buffered.
   mutating func flush() {
+    let bytes = buffer.bytes
     var offset = 0
-    while offset < buffer.count && !isClosed {
-      let written = buffer.withUnsafeBytes { bytes in
-        Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      }
+    while offset < bytes.count && !isClosed {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         if errno != EPIPE {
@@ -51,7 +59,7 @@ struct OutputStream: ~Copyable {
         offset += written
       }
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.removeAll()
   }
 }
 

@@ -11,14 +11,14 @@ struct TrackSummary {
   var maximumSpeed: Double?
   var speedSum = 0.0
   var speedCount = 0
-  var modes: [FixMode: Int] = [:]
-  var qualities: [FixQuality: Int] = [:]
+  var modes = Tally<FixMode>()
+  var qualities = Tally<FixQuality>()
 
   mutating func add(_ fix: Fix) {
-    modes[fix.mode, default: 0] += 1
+    modes.count(fix.mode)
     guard fix.hasPosition else { return }
     fixes += 1
-    if let quality = fix.quality { qualities[quality, default: 0] += 1 }
+    if let quality = fix.quality { qualities.count(quality) }
     if let time = fix.time {
       if first == nil || time < first! { first = time }
       if last == nil || time > last! { last = time }
@@ -40,8 +40,8 @@ struct TrackSummary {
     if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
     speedSum += other.speedSum
     speedCount += other.speedCount
-    modes.merge(other.modes, uniquingKeysWith: +)
-    qualities.merge(other.qualities, uniquingKeysWith: +)
+    modes.merge(other.modes)
+    qualities.merge(other.qualities)
   }
 
   var duration: Double? {
@@ -131,4 +131,22 @@ func formatDuration(_ seconds: Double) -> String {
   if hours > 0 { return "\(hours) h \(minutes) min \(secs) s" }
   if minutes > 0 { return "\(minutes) min \(secs) s" }
   return fixed(seconds, 1) + " s"
+}
+
+/// Counts by a small enumeration (fix modes, qualities): an array indexed by raw value, so
+/// that counting each of millions of fixes hashes nothing.
+struct Tally<Key: RawRepresentable> where Key.RawValue == Int {
+  private var counts = [Int](repeating: 0, count: 16)
+
+  /// How many were counted; `nil` for none.
+  subscript(key: Key) -> Int? {
+    let count = counts[key.rawValue]
+    return count > 0 ? count : nil
+  }
+
+  mutating func count(_ key: Key) { counts[key.rawValue] += 1 }
+
+  mutating func merge(_ other: Tally) {
+    for index in counts.indices { counts[index] += other.counts[index] }
+  }
 }

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Decode throughput and peak memory of whereami against gpsd's gpsdecode and the I/O floor.
+
+    swift build -c release
+    python3 Benchmarks/bench.py                 # 220 MB seeded log in /tmp, 5 runs, median
+    python3 Benchmarks/bench.py --flat          # also peak RSS on a 20 MB and a 2 GB log
+    python3 Benchmarks/bench.py --log my.nmea   # your own log instead
+
+Every command reads the same file from the page cache (it is read once before the
+runs), pinned to one core with `taskset -c 0` when taskset exists, with standard
+output to /dev/null. The table gives the median of the runs: wall time, MB/s (10^6
+bytes), sentences per second (every `$` and `!` in the input counts as one), peak
+resident memory, and the speed relative to `gpsdecode -j` and to `cat`.
+
+Peak RSS comes from GNU time (`/usr/bin/time`, Debian package `time`): it forks the
+command from a small process, so the figure is the command's own. (A child forked by
+Python inherits Python's resident pages in its maximum, which would hide everything
+below ~15 MB.)
+
+Only the Python standard library is needed. The benchmark is not part of the test
+suite: it takes a minute and its numbers depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATOR = Path(__file__).resolve().parent / "generate-log.py"
+
+
+def generated_log(size: str, seed: int) -> Path:
+    path = Path(tempfile.gettempdir()) / f"whereami-bench-{size}-seed{seed}.nmea"
+    if not path.exists():
+        print(f"generating {path} ...", file=sys.stderr)
+        partial = path.with_suffix(".partial")
+        subprocess.run([sys.executable, str(GENERATOR), "--size", size, "--seed", str(seed), str(partial)], check=True)
+        partial.rename(path)
+    return path
+
+
+def read_through(path: Path) -> int:
+    """Reads the file once (into the page cache) and counts its sentences."""
+    sentences = 0
+    with open(path, "rb") as file:
+        while block := file.read(1 << 22):
+            sentences += block.count(b"$") + block.count(b"!")
+    return sentences
+
+
+class Runner:
+    def __init__(self, pin: bool) -> None:
+        self.gnu_time = shutil.which("time", path="/usr/bin:/bin") or ""
+        if not self.gnu_time:
+            sys.exit("bench.py needs GNU time for peak RSS: apt-get install time")
+        self.prefix = ["taskset", "-c", "0"] if pin and shutil.which("taskset") else []
+
+    def run(self, argv: list[str], stdin: Path | None) -> tuple[float, int]:
+        """Runs `argv` once; returns wall seconds and peak RSS in kB."""
+        with tempfile.NamedTemporaryFile("r") as report, open(stdin or os.devnull, "rb") as source:
+            command = [self.gnu_time, "-f", "%M", "-o", report.name] + self.prefix + argv
+            start = time.perf_counter()
+            result = subprocess.run(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            seconds = time.perf_counter() - start
+            if result.returncode != 0:
+                sys.exit(f"{' '.join(argv)} failed ({result.returncode}): {result.stderr.decode(errors='replace')}")
+            return seconds, int(report.read().split()[-1])
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Linux {platform.release()}"
+
+
+def version(argv: list[str]) -> str:
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True)
+        return (result.stdout or result.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+def startup(whereami: str, runs: int) -> float:
+    """Median wall time of `whereami --version`, in milliseconds."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([whereami, "--version"], stdout=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--whereami", default=str(ROOT / ".build/release/whereami"), help="the binary to measure")
+    parser.add_argument("--log", help="an NMEA log to decode (default: a seeded one generated in /tmp)")
+    parser.add_argument("--size", default="220M", help="size of the generated log (default 220M)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the generated log (default 7)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per command; the median is reported (default 5)")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin the commands to CPU 0")
+    parser.add_argument("--no-gpsdecode", action="store_true", help="skip gpsd's gpsdecode")
+    parser.add_argument("--flat", action="store_true", help="also peak RSS on a 20 MB and a 2 GB generated log")
+    arguments = parser.parse_args()
+
+    whereami = arguments.whereami
+    if not os.access(whereami, os.X_OK):
+        sys.exit(f"{whereami} not found: build it first with `swift build -c release`")
+    gpsdecode = None if arguments.no_gpsdecode else shutil.which("gpsdecode")
+    if not arguments.no_gpsdecode and not gpsdecode:
+        sys.exit("gpsdecode not found: apt-get install gpsd-clients (or pass --no-gpsdecode)")
+    log = Path(arguments.log) if arguments.log else generated_log(arguments.size, arguments.seed)
+    size = log.stat().st_size
+    sentences = read_through(log)
+    runner = Runner(pin=not arguments.no_pin)
+
+    commands: list[tuple[str, list[str], Path | None]] = [
+        ("cat > /dev/null", ["cat", str(log)], None),
+        ("wc -l", ["wc", "-l", str(log)], None),
+        ("whereami summary", [whereami, "summary", str(log)], None),
+        ("whereami print --json", [whereami, "print", "--json", str(log)], None),
+    ]
+    if gpsdecode:
+        commands.append(("gpsdecode -j < log", [gpsdecode, "-j"], log))
+
+    print(f"machine:   {machine()}")
+    print(f"whereami:  {version([whereami, '--version'])} ({whereami})")
+    if gpsdecode:
+        print(f"gpsdecode: {version([gpsdecode, '-V'])}")
+    print(f"log:       {log}, {size / 1e6:.1f} MB, {sentences:,} sentences")
+    print(f"runs:      {arguments.runs} per command, median; {'pinned to CPU 0' if runner.prefix else 'not pinned'}")
+    print()
+
+    results: dict[str, tuple[float, int]] = {}
+    for name, argv, stdin in commands:
+        samples = [runner.run(argv, stdin) for _ in range(arguments.runs)]
+        results[name] = (statistics.median(s for s, _ in samples), max(k for _, k in samples))
+        print(f"  {name}: {' '.join(f'{s:.3f}' for s, _ in samples)} s", file=sys.stderr)
+
+    reference = results.get("gpsdecode -j < log", (None, 0))[0]
+    floor = results["cat > /dev/null"][0]
+    header = "| command | median s | MB/s | sentences/s | peak RSS MB | × gpsdecode -j | share of cat speed |"
+    print(header)
+    print("|" + " --- |" * header.count(" | ") + " --- |")
+    for name, (seconds, rss) in results.items():
+        ratio = f"{reference / seconds:.1f}×" if reference else "-"
+        print(
+            f"| `{name}` | {seconds:.3f} | {size / 1e6 / seconds:,.0f} | {sentences / seconds / 1e6:.2f} M"
+            f" | {rss / 1024:.1f} | {ratio} | {100 * floor / seconds:.0f} % |"
+        )
+    print()
+    print(f"`whereami --version` start-up: {startup(whereami, 21):.1f} ms (median of 21)")
+
+    if arguments.flat:
+        print()
+        print("| log | `whereami summary` peak RSS MB | `whereami print --json` peak RSS MB |")
+        print("| --- | --- | --- |")
+        for flat_size in ("20M", "2G"):
+            flat_log = generated_log(flat_size, arguments.seed)
+            read_through(flat_log)
+            rss = [runner.run([whereami, *command, str(flat_log)], None)[1] for command in (["summary"], ["print", "--json"])]
+            print(f"| {flat_log.stat().st_size / 1e6:,.0f} MB | {rss[0] / 1024:.1f} | {rss[1] / 1024:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
