@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "Geodesy", targets: ["Geodesy"]),
+    .library(name: "LocationKit", targets: ["LocationKit"]),
     .executable(name: "whereami", targets: ["whereami"]),
   ],
   targets: [
@@ -13,10 +14,17 @@ let package = Package(
     .target(name: "NMEA"),
     // WGS84 geodesic distance and azimuth; no dependencies
     .target(name: "Geodesy"),
-    .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy"]),
+    // gpsd's client library, libgps (Debian: libgps-dev)
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    // Location, LocationError, LocationManager and its delegate, the sources
+    .target(name: "LocationKit", dependencies: ["NMEA", "Geodesy", "CGPS"]),
+    .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Resources")]),
-    .testTarget(name: "WhereAmITests", dependencies: ["NMEA", "Geodesy"]),
+    // Helpers shared by the test targets: child processes, free ports.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
+    .testTarget(name: "WhereAmITests", dependencies: ["whereami", "LocationKit", "NMEA", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

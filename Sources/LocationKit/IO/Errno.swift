@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A failed system call: which call, on what, and errno, kept as a value so that EACCES
+/// can become ``LocationError/Code/denied`` and ENOENT ``LocationError/Code/sourceNotFound``.
+struct SystemError: Error, Sendable {
+  var call: String
+  var errno: Int32
+
+  var reason: String { String(cString: strerror(errno)) }
+
+  /// Whether the failure is a permission problem.
+  var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+  /// Whether the thing named does not exist.
+  var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR || errno == ENXIO || errno == ENODEV }
+}
+
+/// Retries a system call interrupted by a signal, and turns -1 into a ``SystemError``.
+@discardableResult
+func retryingInterrupts<T: BinaryInteger>(_ call: String, _ body: () -> T) throws(SystemError) -> T {
+  while true {
+    let result = body()
+    if result >= 0 { return result }
+    if errno != EINTR { throw SystemError(call: call, errno: errno) }
+  }
+}

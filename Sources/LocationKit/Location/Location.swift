@@ -1,0 +1,87 @@
+import Geodesy
+import NMEA
+
+/// Where the receiver was, when, and how sure it is: what a location manager delivers.
+///
+/// Mirrors Core Location's `CLLocation` with Swift optionals: a value the receiver did not
+/// give is `nil` (Core Location's negative "invalid" numbers). Accuracies are 1-sigma
+/// (about 68 %), in metres; see ``AccuracySource``.
+public struct Location: Sendable, Equatable {
+  /// Degrees north, WGS84.
+  public var latitude: Double
+  /// Degrees east, WGS84.
+  public var longitude: Double
+  /// The radius in metres of the circle the true position is likely inside; `nil` when
+  /// the receiver gave nothing to estimate it from.
+  public var horizontalAccuracy: Double?
+  /// Metres above mean sea level; `nil` for a 2D fix.
+  public var altitude: Double?
+  /// Metres above the WGS84 ellipsoid (altitude plus geoid separation).
+  public var ellipsoidalAltitude: Double?
+  /// 1-sigma altitude error in metres.
+  public var verticalAccuracy: Double?
+  /// Metres per second over ground.
+  public var speed: Double?
+  /// Degrees clockwise from true north.
+  public var course: Double?
+  /// Vertical speed, metres per second.
+  public var climb: Double?
+  /// When the receiver determined the fix (its UTC time, not when the line was read);
+  /// `nil` only for logs that carry no date at all.
+  public var timestamp: Timestamp?
+  /// The receiver's UTC time of day.
+  public var timeOfDay: TimeOfDay
+  public var mode: FixMode
+  public var quality: FixQuality?
+  public var accuracySource: AccuracySource?
+  public var dop: DilutionOfPrecision
+  public var satellitesUsed: Int?
+  /// The satellites in view, with used flags.
+  public var satellites: [SatelliteInfo]
+  /// Degrees, east positive.
+  public var magneticVariation: Double?
+  /// True heading in degrees, when the receiver has one (HDT).
+  public var heading: Double?
+  public var geoidSeparation: Double?
+  public var differentialAge: Double?
+  public var differentialStation: Int?
+
+  /// Creates a location at a position; everything else starts unknown.
+  public init(latitude: Double, longitude: Double, timeOfDay: TimeOfDay = TimeOfDay(microseconds: 0), mode: FixMode = .twoD) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.timeOfDay = timeOfDay
+    self.mode = mode
+    dop = DilutionOfPrecision()
+    satellites = []
+  }
+
+  /// The location of a fix, or `nil` when the fix has no position.
+  public init?(_ fix: Fix) {
+    guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
+    self.init(latitude: latitude, longitude: longitude, timeOfDay: fix.timeOfDay, mode: fix.mode)
+    horizontalAccuracy = fix.horizontalAccuracy
+    altitude = fix.mode == .threeD ? fix.altitudeMSL : nil
+    ellipsoidalAltitude = fix.mode == .threeD ? fix.altitudeHAE : nil
+    verticalAccuracy = altitude == nil ? nil : fix.verticalAccuracy
+    speed = fix.speed
+    course = fix.course
+    climb = fix.climb
+    timestamp = fix.time
+    quality = fix.quality
+    accuracySource = fix.accuracySource
+    dop = fix.dop
+    satellitesUsed = fix.satellitesUsed
+    satellites = fix.satellites
+    magneticVariation = fix.magneticVariation
+    heading = fix.heading
+    geoidSeparation = fix.geoidSeparation
+    differentialAge = fix.differentialAge
+    differentialStation = fix.differentialStation
+  }
+
+  /// The distance in metres over the WGS84 ellipsoid to `other`, ignoring altitude.
+  public func distance(from other: Location) -> Double {
+    Geodesic.wgs84.distance(latitude1: other.latitude, longitude1: other.longitude, latitude2: latitude, longitude2: longitude)
+  }
+}

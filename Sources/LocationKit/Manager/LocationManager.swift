@@ -1,0 +1,300 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Delivers locations from a source to a delegate, in the style of Core Location's
+/// `CLLocationManager`.
+///
+/// Creating a manager starts nothing. ``startUpdatingLocation()`` opens the source;
+/// ``stopUpdatingLocation()`` closes it at once, and no callback comes after it returns.
+/// Fixes worse than ``desiredAccuracy``, or closer than ``distanceFilter`` to the last
+/// delivered location, are not delivered. Errors tell ``LocationError/Code/denied``
+/// (final: updates stop) from ``LocationError/Code/locationUnknown`` (transient: no fix
+/// yet, fix lost, or no data for the watchdog period; updates resume by themselves).
+///
+/// Callbacks run on ``callbackQueue``, a serial queue (a private one unless given), one at
+/// a time and in order. The same events are offered to Swift concurrency as ``updates``.
+public final class LocationManager: Sendable {
+  private struct State {
+    weak var delegate: (any LocationManagerDelegate)?
+    var desiredAccuracy = LocationAccuracy.best
+    var distanceFilter = LocationDistance.none
+    var watchdogTimeout = 3.0
+    var running = false
+    var generation = 0
+    var oneShot = false
+    var lastDelivered: Location?
+    var location: Location?
+    var unknownReported = false
+    var silenceReported = false
+    var lastEvent = 0.0
+    var lastCycle: Double?
+    var cycleInterval: Double?
+    var timers: [Timer] = []
+    var continuations: [Int: AsyncStream<LocationEvent>.Continuation] = [:]
+    var nextContinuation = 0
+  }
+
+  /// Where the locations come from.
+  public let source: any LocationSource
+  /// The serial queue callbacks run on.
+  public let callbackQueue: DispatchQueue
+  private let state = Mutex(State())
+  private let timerQueue = DispatchQueue(label: "whereami.location-manager.timers")
+  private let queueKey = DispatchSpecificKey<Int>()
+
+  /// Creates a manager for `source`; callbacks run on `callbackQueue` (default: a private
+  /// serial queue).
+  public init(source: any LocationSource, callbackQueue: DispatchQueue? = nil) {
+    self.source = source
+    self.callbackQueue = callbackQueue ?? DispatchQueue(label: "whereami.location-manager.callbacks")
+    self.callbackQueue.setSpecific(key: queueKey, value: 1)
+  }
+
+  /// Receives updates and errors; held weakly, as in Core Location.
+  public var delegate: (any LocationManagerDelegate)? {
+    get { state.withLock { $0.delegate } }
+    set { state.withLock { $0.delegate = newValue } }
+  }
+
+  /// The worst horizontal accuracy, in metres, of a location worth delivering; see
+  /// ``LocationAccuracy``. A fix of unknown accuracy passes only ``LocationAccuracy/best``.
+  public var desiredAccuracy: Double {
+    get { state.withLock { $0.desiredAccuracy } }
+    set { state.withLock { $0.desiredAccuracy = newValue } }
+  }
+
+  /// The geodesic distance in metres a location must be from the last delivered one to be
+  /// delivered; ``LocationDistance/none`` (the default) delivers every fix.
+  public var distanceFilter: Double {
+    get { state.withLock { $0.distanceFilter } }
+    set { state.withLock { $0.distanceFilter = newValue } }
+  }
+
+  /// Seconds without any data after which ``LocationError/Code/locationUnknown`` is
+  /// reported: 3 by default, or three of the receiver's observed cycles when longer.
+  public var watchdogTimeout: Double {
+    get { state.withLock { $0.watchdogTimeout } }
+    set { state.withLock { $0.watchdogTimeout = newValue } }
+  }
+
+  /// The last location delivered.
+  public var location: Location? { state.withLock { $0.location } }
+
+  /// Whether updates are running.
+  public var isUpdating: Bool { state.withLock { $0.running } }
+
+  /// The manager's events as an asynchronous sequence. Each access makes a new sequence
+  /// that sees the events from then on; it ends when updates stop.
+  public var updates: AsyncStream<LocationEvent> {
+    let (stream, continuation) = AsyncStream<LocationEvent>.makeStream(bufferingPolicy: .unbounded)
+    let key = state.withLock { state in
+      let key = state.nextContinuation
+      state.nextContinuation += 1
+      state.continuations[key] = continuation
+      return key
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.continuations.removeValue(forKey: key) }
+    }
+    return stream
+  }
+
+  /// Starts delivering locations. Does nothing while already running.
+  public func startUpdatingLocation() {
+    start(oneShot: false, timeout: nil)
+  }
+
+  /// Delivers one location that passes the filters, then stops by itself; reports
+  /// ``LocationError/Code/locationUnknown`` and stops if none comes within `timeout`
+  /// seconds.
+  public func requestLocation(timeout: Double = 10) {
+    start(oneShot: true, timeout: timeout)
+  }
+
+  /// Stops updates and releases the source (file, device or socket closed, reading thread
+  /// ended). No callback comes after this returns.
+  public func stopUpdatingLocation() {
+    let (wasRunning, continuations) = state.withLock { state in
+      let wasRunning = state.running
+      Self.markStopped(&state)
+      state.generation += 1
+      let continuations = Array(state.continuations.values)
+      state.continuations = [:]
+      return (wasRunning, continuations)
+    }
+    if wasRunning { source.stop() }
+    continuations.forEach { $0.finish() }
+    // Wait for a callback in progress elsewhere; queued ones see the new generation.
+    if DispatchQueue.getSpecific(key: queueKey) == nil { callbackQueue.sync {} }
+  }
+
+  // MARK: Internals
+
+  private func start(oneShot: Bool, timeout: Double?) {
+    let generation: Int? = state.withLock { state in
+      if state.running {
+        if oneShot { state.oneShot = true }
+        return nil
+      }
+      state.running = true
+      state.generation += 1
+      state.oneShot = oneShot
+      state.lastDelivered = nil
+      state.unknownReported = false
+      state.silenceReported = false
+      state.lastEvent = monotonic()
+      state.lastCycle = nil
+      state.cycleInterval = nil
+      return state.generation
+    }
+    guard let generation else { return }
+    startWatchdog(generation)
+    if let timeout { startDeadline(timeout, generation) }
+    source.start { [weak self] event in self?.handle(event, generation) }
+  }
+
+  private func handle(_ event: SourceEvent, _ generation: Int) {
+    let now = monotonic()
+    let outcome: (event: LocationEvent, final: Bool)? = state.withLock { state in
+      guard state.running, state.generation == generation else { return nil }
+      state.lastEvent = now
+      state.silenceReported = false
+      var outcome: (event: LocationEvent, final: Bool)
+      switch event {
+      case .location(let location):
+        noteCycle(&state, now)
+        state.unknownReported = false
+        if state.desiredAccuracy > 0 {
+          guard let accuracy = location.horizontalAccuracy, accuracy <= state.desiredAccuracy else { return nil }
+        }
+        if state.distanceFilter > 0, let last = state.lastDelivered, location.distance(from: last) < state.distanceFilter {
+          return nil
+        }
+        let previous = state.lastDelivered
+        state.lastDelivered = location
+        state.location = location
+        outcome = (.update(location, previous: previous), state.oneShot)
+      case .noFix:
+        noteCycle(&state, now)
+        guard !state.unknownReported else { return nil }
+        state.unknownReported = true
+        outcome = (.failure(LocationError(.locationUnknown, "\(source.name): no fix")), false)
+      case .error(let error):
+        if error.code == .locationUnknown { state.unknownReported = true }
+        outcome = (.failure(error), error.isFinal)
+      }
+      // Updates are over before the last callback runs, so that the delegate sees
+      // `isUpdating` false when it gets a final error or a requested location.
+      if outcome.final { Self.markStopped(&state) }
+      return outcome
+    }
+    guard let outcome else { return }
+    deliver(outcome.event, generation)
+    if outcome.final { releaseAfterFinishing(generation) }
+  }
+
+  private static func markStopped(_ state: inout State) {
+    state.running = false
+    state.timers.forEach { $0.cancel() }
+    state.timers = []
+  }
+
+  private func noteCycle(_ state: inout State, _ now: Double) {
+    if let last = state.lastCycle {
+      let interval = now - last
+      state.cycleInterval = state.cycleInterval.map { 0.8 * $0 + 0.2 * interval } ?? interval
+    }
+    state.lastCycle = now
+  }
+
+  /// Updates ended without the user asking (a requested location delivered, a final
+  /// error): the source is released, and the callbacks already queued still run; then
+  /// the asynchronous sequences end.
+  private func releaseAfterFinishing(_ generation: Int) {
+    source.stop()
+    callbackQueue.async { [self] in
+      let continuations = state.withLock { state -> [AsyncStream<LocationEvent>.Continuation] in
+        guard state.generation == generation else { return [] }
+        let values = Array(state.continuations.values)
+        state.continuations = [:]
+        return values
+      }
+      continuations.forEach { $0.finish() }
+    }
+  }
+
+  private func deliver(_ event: LocationEvent, _ generation: Int) {
+    callbackQueue.async { [self] in
+      let current = state.withLock { state in
+        state.generation == generation ? (state.delegate, Array(state.continuations.values)) : nil
+      }
+      guard let (delegate, continuations) = current else { return }
+      switch event {
+      case .update(let location, let previous):
+        delegate?.locationManager(self, didUpdate: location, previous: previous)
+      case .failure(let error):
+        delegate?.locationManager(self, didFailWithError: error)
+      }
+      continuations.forEach { $0.yield(event) }
+    }
+  }
+
+  private func startWatchdog(_ generation: Int) {
+    let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+    timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+    timer.setEventHandler { [weak self] in
+      guard let self else { return }
+      let report: Double? = state.withLock { state in
+        guard state.running, state.generation == generation, !state.silenceReported else { return nil }
+        let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
+        guard monotonic() - state.lastEvent > timeout else { return nil }
+        state.silenceReported = true
+        state.unknownReported = true
+        return timeout
+      }
+      if let report {
+        let seconds = report.rounded() == report ? String(Int(report)) : String(format: "%.1f", report)
+        deliver(.failure(LocationError(.locationUnknown, "no data from \(source.name) for \(seconds) s")), generation)
+      }
+    }
+    let box = Timer(source: timer)
+    state.withLock { $0.timers.append(box) }
+    timer.resume()
+  }
+
+  private func startDeadline(_ timeout: Double, _ generation: Int) {
+    let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+    timer.schedule(deadline: .now() + timeout)
+    timer.setEventHandler { [weak self] in
+      guard let self else { return }
+      let expired = state.withLock { state in
+        guard state.running, state.generation == generation, state.oneShot, state.lastDelivered == nil else {
+          return false
+        }
+        Self.markStopped(&state)
+        return true
+      }
+      guard expired else { return }
+      deliver(.failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")), generation)
+      releaseAfterFinishing(generation)
+    }
+    let box = Timer(source: timer)
+    state.withLock { $0.timers.append(box) }
+    timer.resume()
+  }
+}
+
+/// A dispatch timer kept in the manager's state.
+private struct Timer: @unchecked Sendable {
+  // @unchecked Sendable: DispatchSource's cancel() may be called from any thread (it is
+  // documented thread-safe), and cancel is the only thing done with it after creation.
+  let source: DispatchSourceTimer
+  func cancel() { source.cancel() }
+}
+
+private func monotonic() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -1,0 +1,37 @@
+/// Receives a location manager's updates and errors, on the manager's callback queue.
+public protocol LocationManagerDelegate: AnyObject, Sendable {
+  /// A new location that passed the desired accuracy and the distance filter. `previous`
+  /// is the location delivered before it, `nil` on the first call.
+  func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?)
+  /// Something went wrong. Tell ``LocationError/Code/denied`` (final: updates have
+  /// stopped) from ``LocationError/Code/locationUnknown`` (transient: updates resume by
+  /// themselves) from the rest.
+  func locationManager(_ manager: LocationManager, didFailWithError error: LocationError)
+}
+
+extension LocationManagerDelegate {
+  public func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {}
+  public func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {}
+}
+
+/// One thing a location manager reports, for ``LocationManager/updates``.
+public enum LocationEvent: Sendable, Equatable {
+  case update(Location, previous: Location?)
+  case failure(LocationError)
+}
+
+/// Constants for ``LocationManager/desiredAccuracy``, in metres, as in Core Location.
+public enum LocationAccuracy {
+  /// No bar: every fix with a position is delivered.
+  public static let best = -1.0
+  public static let nearestTenMeters = 10.0
+  public static let hundredMeters = 100.0
+  public static let kilometer = 1000.0
+  public static let threeKilometers = 3000.0
+}
+
+/// Constants for ``LocationManager/distanceFilter``.
+public enum LocationDistance {
+  /// No filter: every fix is delivered.
+  public static let none = -1.0
+}

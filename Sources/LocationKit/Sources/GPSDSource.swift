@@ -1,0 +1,256 @@
+import CGPS
+import Foundation
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Locations from a gpsd daemon through libgps.
+///
+/// The source watches gpsd (`?WATCH={"enable":true,"json":true}`, optionally one device)
+/// on a thread of its own and maps each TPV report to a ``Location``, trusting a field only
+/// when gpsd's `set` mask says the report carried it and it is a finite number, so that a
+/// stale value is never reported as fresh. Satellites and DOPs come from the latest SKY.
+///
+/// gpsd not running: ``LocationError/Code/cannotConnect`` naming host and port, retried
+/// with capped exponential backoff (0.25 s to 8 s). gpsd going away mid-stream:
+/// ``LocationError/Code/locationUnknown``, then the same reconnection. gpsd with no device
+/// or a fix mode of 1 or less: ``LocationError/Code/locationUnknown``. A local device gpsd
+/// cannot read for permission reasons: ``LocationError/Code/denied`` (gpsd does not say
+/// why a device fails, so the path is checked here).
+public final class GPSDSource: LocationSource, @unchecked Sendable {
+  // @unchecked Sendable: the configuration is immutable; the thread's state lives in
+  // `reader` (itself safe); libgps's gps_data_t is allocated and used on the reading
+  // thread alone.
+
+  public let host: String
+  public let port: UInt16
+  /// A device to watch (`/dev/ttyUSB0`); `nil` watches every device gpsd has.
+  public let device: String?
+  public let name: String
+  /// Reconnection delays.
+  public var initialBackoff = 0.25
+  public var maximumBackoff = 8.0
+
+  private let reader = SourceThread()
+
+  /// Creates a source for gpsd at `host:port`; nothing is opened until ``start(_:)``.
+  public init(host: String = "localhost", port: UInt16 = SourceAddress.gpsdDefaultPort, device: String? = nil) {
+    self.host = host
+    self.port = port
+    self.device = device
+    name = SourceAddress.gpsd(host: host, port: port, device: device).description
+  }
+
+  public func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) {
+    reader.start(name: "whereami.gpsd-source") { [self] signal in run(signal, sink) }
+  }
+
+  public func stop() { reader.stop() }
+
+  private func emit(_ event: SourceEvent, _ sink: @Sendable (SourceEvent) -> Void) {
+    reader.emit(event, sink)
+  }
+
+  // MARK: Reading
+
+  private func run(_ stop: StopSignal, _ sink: @escaping @Sendable (SourceEvent) -> Void) {
+    let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+    UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+    defer { data.deallocate() }
+    var backoff = Backoff(initial: initialBackoff, maximum: maximumBackoff)
+    var message = [CChar](repeating: 0, count: 16 * 1024)
+    var state = ReportState()
+
+    while !stop.isFired {
+      guard gps_open(host, String(port), data) == 0 else {
+        emit(.error(LocationError(.cannotConnect, "cannot connect to gpsd at \(hostAndPort): \(connectFailure(stop)); retrying")), sink)
+        if !stop.sleep(backoff.delay()) { return }
+        continue
+      }
+      defer { gps_close(data) }
+      guard whereami_gps_watch(data, device) >= 0 else {
+        emit(.error(LocationError(.locationUnknown, "gpsd at \(hostAndPort) refused the watch; reconnecting")), sink)
+        gps_close(data)
+        if !stop.sleep(backoff.delay()) { return }
+        continue
+      }
+      var receivedReport = false
+      reading: while true {
+        if !gps_waiting(data, 0) {
+          switch stop.wait(for: data.pointee.gps_fd, timeout: nil) {
+          case .stopped: return
+          case .timedOut, .readable: break
+          }
+        }
+        let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
+        if count < 0 {
+          // gpsd went away. Never write to this connection again (SIGPIPE).
+          emit(.error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink)
+          break reading
+        }
+        if count == 0 { continue }
+        if !receivedReport {
+          receivedReport = true
+          backoff.reset()
+        }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        for event in state.events(for: text, data.pointee, source: self) { emit(event, sink) }
+        if let final = state.finalError {
+          emit(.error(final), sink)
+          return
+        }
+      }
+      gps_close(data)
+      if !stop.sleep(backoff.delay()) { return }
+    }
+  }
+
+  private var hostAndPort: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+  /// Why connecting failed: libgps only says "can't connect", so connect(2) is tried here
+  /// to tell "connection refused" (gpsd not running) from the rest.
+  private func connectFailure(_ stop: StopSignal) -> String {
+    do throws(TCPConnection.Failure) {
+      let descriptor = try TCPConnection.connect(host: host, port: port, timeout: 2, stop: stop)
+      descriptor.close()
+      return "gpsd did not answer"
+    } catch {
+      switch error {
+      case .unknownHost(let name): return "unknown host '\(name)'"
+      case .unreachable(let failure):
+        return failure.errno == ECONNREFUSED ? "connection refused (is gpsd running?)" : failure.reason
+      }
+    }
+  }
+
+  /// Whether gpsd (user `gpsd`, group `dialout` on Debian) may read a local device;
+  /// `nil` when the device does not exist or cannot be examined.
+  static func gpsdCanRead(_ path: String) -> (readable: Bool, detail: String)? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    let mode = status.st_mode
+    let gpsdUser = getpwnam("gpsd")?.pointee.pw_uid
+    let dialout = getgrnam("dialout")?.pointee.gr_gid
+    let readable =
+      mode & S_IROTH != 0 || (dialout == status.st_gid && mode & S_IRGRP != 0)
+      || (gpsdUser == status.st_uid && mode & S_IRUSR != 0)
+    let owner = getpwuid(status.st_uid).map { String(cString: $0.pointee.pw_name) } ?? String(status.st_uid)
+    let group = getgrgid(status.st_gid).map { String(cString: $0.pointee.gr_name) } ?? String(status.st_gid)
+    let octal = String(mode & 0o777, radix: 8)
+    return (readable, "mode \(octal), owner \(owner), group \(group)")
+  }
+}
+
+/// Turns gpsd's reports into source events, remembering the last SKY.
+private struct ReportState {
+  var satellites: [SatelliteInfo] = []
+  var dop = DilutionOfPrecision()
+  var satellitesUsed: Int?
+  var finalError: LocationError?
+
+  mutating func events(for message: String, _ data: gps_data_t, source: GPSDSource) -> [SourceEvent] {
+    if message.hasPrefix("{\"class\":\"SKY\"") {
+      readSky(data)
+      return []
+    }
+    if message.hasPrefix("{\"class\":\"DEVICES\"") {
+      return whereami_gps_device_count([data]) == 0
+        ? [.error(LocationError(.locationUnknown, "gpsd at \(source.host):\(source.port) has no GPS device"))] : []
+    }
+    if message.hasPrefix("{\"class\":\"ERROR\"") {
+      let text = [data].withUnsafeBufferPointer { String(cString: whereami_gps_error($0.baseAddress!)) }
+      if let device = source.device, device.hasPrefix("/") {
+        guard let access = GPSDSource.gpsdCanRead(device) else {
+          finalError = LocationError(.sourceNotFound, "gpsd cannot open \(device): no such device (gpsd said: \(text))")
+          return []
+        }
+        if !access.readable {
+          finalError = LocationError(
+            .denied,
+            "gpsd (user gpsd, group dialout) may not read \(device) (\(access.detail)); gpsd said: \(text). "
+              + "Give the dialout group read and write access, e.g. with a udev rule")
+          return []
+        }
+        finalError = LocationError(
+          .sourceNotFound,
+          "gpsd does not manage \(device) (gpsd said: \(text)); start gpsd with it, or add it with 'gpsdctl add \(device)'")
+        return []
+      }
+      return [.error(LocationError(.readError, "gpsd reports: \(text)"))]
+    }
+    guard message.hasPrefix("{\"class\":\"TPV\"") else { return [] }
+    return [location(data).map(SourceEvent.location) ?? .noFix]
+  }
+
+  private mutating func readSky(_ data: gps_data_t) {
+    var copy = data
+    let count = Int(whereami_gps_satellite_count(&copy))
+    var list: [SatelliteInfo] = []
+    list.reserveCapacity(count)
+    var used = 0
+    for index in 0..<count {
+      let satellite = whereami_gps_satellite(&copy, Int32(index))!.pointee
+      guard satellite.PRN > 0 else { continue }
+      if satellite.used { used += 1 }
+      list.append(
+        SatelliteInfo(
+          constellation: Constellation(rawValue: Int(satellite.gnssid)), id: Int(satellite.PRN),
+          elevation: finite(satellite.elevation), azimuth: finite(satellite.azimuth),
+          snr: finite(satellite.ss).flatMap { $0 >= 0 ? $0 : nil }, isUsed: satellite.used))
+    }
+    if count > 0 {
+      satellites = list
+      satellitesUsed = used
+    }
+    let dops = data.dop
+    dop = DilutionOfPrecision(position: finite(dops.pdop), horizontal: finite(dops.hdop), vertical: finite(dops.vdop))
+  }
+
+  private func location(_ data: gps_data_t) -> Location? {
+    let set = data.set
+    let fix = data.fix
+    guard fix.mode >= MODE_2D, set & UInt64(LATLON_SET) != 0, let latitude = finite(fix.latitude),
+      let longitude = finite(fix.longitude)
+    else { return nil }
+    var copy = data
+    var location = Location(latitude: latitude, longitude: longitude, mode: fix.mode >= MODE_3D ? .threeD : .twoD)
+    if let seconds = finite(whereami_gps_fix_time(&copy)), set & UInt64(TIME_SET) != 0 {
+      let timestamp = Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+      location.timestamp = timestamp
+      location.timeOfDay = timestamp.timeOfDay
+    }
+    if set & UInt64(ALTITUDE_SET) != 0, fix.mode >= MODE_3D {
+      location.altitude = finite(fix.altMSL)
+      location.ellipsoidalAltitude = finite(fix.altHAE)
+      location.geoidSeparation = finite(fix.geoid_sep)
+    }
+    if set & UInt64(SPEED_SET) != 0 { location.speed = finite(fix.speed) }
+    if set & UInt64(TRACK_SET) != 0 { location.course = finite(fix.track) }
+    if set & UInt64(CLIMB_SET) != 0 { location.climb = finite(fix.climb) }
+    location.magneticVariation = finite(fix.magnetic_var)
+    location.horizontalAccuracy = finite(fix.eph)
+    location.verticalAccuracy = location.altitude == nil ? nil : finite(fix.epv)
+    if location.horizontalAccuracy != nil { location.accuracySource = .gpsd }
+    location.quality =
+      switch whereami_gps_status(&copy) {
+      // gpsd leaves "status" out of a TPV for a plain GPS fix.
+      case 0, 1: .gps
+      case 2: .differential
+      case 3: .rtkFixed
+      case 4: .rtkFloat
+      case 5, 6: .deadReckoning
+      case 7: .manualInput
+      case 8: .simulation
+      case 9: .pps
+      default: nil
+      }
+    location.dop = dop
+    location.satellites = satellites
+    location.satellitesUsed = satellitesUsed
+    return location
+  }
+}
+
+private func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

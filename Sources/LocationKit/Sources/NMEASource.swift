@@ -1,0 +1,269 @@
+import Foundation
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A source that decodes NMEA 0183 from a log file, standard input, a serial receiver or
+/// a TCP stream.
+///
+/// Log files are read as fast as possible, or paced by the log's own timestamps at a speed
+/// factor. Serial and TCP sources are live: a reporting cycle is delivered as soon as its
+/// last sentence arrives (learned from the stream) or, failing that, after
+/// ``Options/idleCompletion`` seconds of silence; when the device or the peer goes away
+/// they report ``LocationError/Code/locationUnknown`` and reconnect with capped exponential
+/// backoff.
+public final class NMEASource: LocationSource, @unchecked Sendable {
+  // @unchecked Sendable: the configuration is immutable; `snapshot` is only touched under
+  // `lock`; the thread's state is in `reader` (itself safe); the decoder lives on the
+  // reading thread alone.
+
+  /// Where the bytes come from.
+  public enum Transport: Sendable, Equatable {
+    case file(path: String)
+    case standardInput
+    case serial(path: String, baud: Int)
+    case tcp(host: String, port: UInt16)
+  }
+
+  /// How the source reads.
+  public struct Options: Sendable {
+    public var decoder = NMEADecoder.Options()
+    /// For log files: replay at this multiple of the log's own pace (1 is real time);
+    /// `nil` reads as fast as possible.
+    public var replaySpeed: Double?
+    /// For live sources: deliver a pending cycle after this many seconds without bytes.
+    public var idleCompletion = 0.25
+    /// Reconnection delays for serial and TCP sources.
+    public var initialBackoff = 0.25
+    public var maximumBackoff = 8.0
+    /// Called on the reading thread for every rejected line (for `--verbose`).
+    public var onRejection: (@Sendable (Rejection) -> Void)?
+
+    /// Creates options.
+    public init(decoder: NMEADecoder.Options = NMEADecoder.Options(), replaySpeed: Double? = nil) {
+      self.decoder = decoder
+      self.replaySpeed = replaySpeed
+    }
+  }
+
+  public let transport: Transport
+  public let options: Options
+  public let name: String
+
+  private let lock = NSLock()
+  private let reader = SourceThread()
+  private var snapshot = DecoderStatistics()
+
+  /// Creates a source; nothing is opened until ``start(_:)``.
+  public init(_ transport: Transport, options: Options = Options()) {
+    self.transport = transport
+    self.options = options
+    switch transport {
+    case .file(let path): name = path
+    case .standardInput: name = "standard input"
+    case .serial(let path, _): name = path
+    case .tcp(let host, let port): name = SourceAddress.tcp(host: host, port: port).description
+    }
+  }
+
+  /// What the decoder has counted so far (bytes, sentences, rejections by reason).
+  public var statistics: DecoderStatistics { lock.withLock { snapshot } }
+
+  private var isLive: Bool {
+    switch transport {
+    case .serial, .tcp: true
+    case .file, .standardInput: false
+    }
+  }
+
+  public func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) {
+    reader.start(name: "whereami.nmea-source") { [self] signal in run(signal, sink) }
+  }
+
+  public func stop() { reader.stop() }
+
+  private func emit(_ event: SourceEvent, _ sink: @Sendable (SourceEvent) -> Void) {
+    reader.emit(event, sink)
+  }
+
+  // MARK: Reading
+
+  private func run(_ stop: StopSignal, _ sink: @escaping @Sendable (SourceEvent) -> Void) {
+    var decoderOptions = options.decoder
+    decoderOptions.completesCyclesEarly = isLive
+    var decoder = NMEADecoder(options: decoderOptions)
+    var backoff = Backoff(initial: options.initialBackoff, maximum: options.maximumBackoff)
+    var pacer = Pacer(speed: options.replaySpeed)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    defer { buffer.deallocate() }
+    var firstAttempt = true
+    var stopped = false
+
+    let handle: (DecoderEvent) -> Void = { [self] event in
+      switch event {
+      case .fix(let fix):
+        guard !stopped else { return }
+        if !pacer.wait(for: fix, stop) {
+          stopped = true
+          return
+        }
+        emit(Location(fix).map(SourceEvent.location) ?? .noFix, sink)
+      case .rejected(let rejection):
+        options.onRejection?(rejection)
+      case .sentence:
+        break
+      }
+    }
+
+    while !stop.isFired && !stopped {
+      let descriptor: FileDescriptor
+      switch openTransport(stop, reconnecting: !firstAttempt) {
+      case .success(let opened):
+        descriptor = opened
+      case .failure(let error):
+        emit(.error(error), sink)
+        if error.isFinal || !isLive { return }
+        firstAttempt = false
+        if !stop.sleep(backoff.delay()) { return }
+        continue
+      }
+      firstAttempt = false
+      var pending = false
+      var receivedData = false
+      reading: while true {
+        let timeout: Double? = isLive && pending ? options.idleCompletion : nil
+        switch stop.wait(for: descriptor.rawValue, timeout: timeout) {
+        case .stopped:
+          descriptor.close()
+          return
+        case .timedOut:
+          decoder.completeCycle(handle)
+          pending = false
+          continue reading
+        case .readable:
+          break
+        }
+        let count: Int
+        do {
+          count = try descriptor.read(into: buffer)
+        } catch {
+          if error.errno == EAGAIN || error.errno == EWOULDBLOCK { continue reading }
+          descriptor.close()
+          if isLive {
+            decoder.completeCycle(handle)
+            emit(.error(LocationError(.locationUnknown, "lost \(name): \(error.reason); reconnecting")), sink)
+            break reading
+          }
+          decoder.finish(handle)
+          publish(decoder.statistics)
+          emit(.error(LocationError(.readError, "cannot read \(name): \(error.reason)", final: true)), sink)
+          return
+        }
+        if count == 0 {
+          descriptor.close()
+          if isLive {
+            decoder.completeCycle(handle)
+            publish(decoder.statistics)
+            emit(.error(LocationError(.locationUnknown, "\(name) closed the connection; reconnecting")), sink)
+            break reading
+          }
+          decoder.finish(handle)
+          publish(decoder.statistics)
+          emit(.error(LocationError(.sourceEnded, "end of \(name)")), sink)
+          return
+        }
+        if !receivedData {
+          receivedData = true
+          backoff.reset()
+        }
+        decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
+        publish(decoder.statistics)
+        pending = true
+        if stopped {
+          descriptor.close()
+          return
+        }
+      }
+      if !stop.sleep(backoff.delay()) { return }
+    }
+  }
+
+  private func publish(_ statistics: DecoderStatistics) {
+    lock.withLock { snapshot = statistics }
+  }
+
+  private func openTransport(_ stop: StopSignal, reconnecting: Bool) -> Result<FileDescriptor, LocationError> {
+    switch transport {
+    case .standardInput:
+      return .success(FileDescriptor(dup(STDIN_FILENO)))
+    case .file(let path):
+      do throws(SystemError) {
+        return .success(try FileDescriptor.open(path, O_RDONLY))
+      } catch {
+        if error.isPermissionDenied {
+          return .failure(LocationError(.denied, "cannot open \(path): \(error.reason)"))
+        }
+        if error.isNotFound {
+          return .failure(LocationError(.sourceNotFound, "cannot open \(path): \(error.reason)"))
+        }
+        return .failure(LocationError(.readError, "cannot open \(path): \(error.reason)", final: true))
+      }
+    case .serial(let path, let baud):
+      do throws(SystemError) {
+        return .success(try SerialPort.open(path, baud: baud))
+      } catch {
+        if error.isPermissionDenied {
+          return .failure(
+            LocationError(
+              .denied,
+              "cannot open \(path): \(error.reason). Serial devices belong to the 'dialout' group: "
+                + "run 'sudo usermod -aG dialout $USER', then log out and in again"))
+        }
+        if error.isNotFound {
+          let code: LocationError.Code = reconnecting ? .locationUnknown : .sourceNotFound
+          return .failure(LocationError(code, "cannot open \(path): \(error.reason)"))
+        }
+        return .failure(LocationError(.readError, "cannot open \(path): \(error.reason)", final: !reconnecting))
+      }
+    case .tcp(let host, let port):
+      do throws(TCPConnection.Failure) {
+        return .success(try TCPConnection.connect(host: host, port: port, timeout: 5, stop: stop))
+      } catch {
+        switch error {
+        case .unknownHost(let host):
+          return .failure(LocationError(.cannotConnect, "cannot connect to \(name): unknown host '\(host)'; retrying"))
+        case .unreachable(let failure):
+          return .failure(LocationError(.cannotConnect, "cannot connect to \(name): \(failure.reason); retrying"))
+        }
+      }
+    }
+  }
+}
+
+/// Paces a replay by the log's own timestamps.
+struct Pacer {
+  let speed: Double?
+  private var origin: (log: Double, wall: Double)?
+  private var lastLogTime: Double?
+
+  init(speed: Double?) { self.speed = speed }
+
+  /// Sleeps until `fix` is due; `false` when stopped meanwhile.
+  mutating func wait(for fix: Fix, _ stop: StopSignal) -> Bool {
+    guard let speed, speed > 0 else { return true }
+    let logTime = fix.time?.secondsSinceEpoch ?? fix.timeOfDay.seconds
+    let now = monotonicSeconds()
+    if let last = lastLogTime, logTime < last || logTime - last > 3600 {
+      origin = nil  // time went backwards or jumped: start pacing afresh
+    }
+    lastLogTime = logTime
+    guard let origin else {
+      self.origin = (logTime, now)
+      return !stop.isFired
+    }
+    let due = origin.wall + (logTime - origin.log) / speed
+    return stop.sleep(due - now)
+  }
+}

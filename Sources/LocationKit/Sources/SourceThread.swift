@@ -1,0 +1,64 @@
+import Foundation
+
+/// The reading thread every source runs on, with the stop protocol of
+/// ``LocationSource/stop()``: stopping wakes the thread through a ``StopSignal``, waits
+/// for it to end (unless called from the thread itself), and guarantees no event is
+/// emitted afterwards.
+final class SourceThread: @unchecked Sendable {
+  // @unchecked Sendable: `running`, `thread`, `signal` and `finished` are only touched
+  // under `lock`.
+  private let lock = NSLock()
+  private var running = false
+  private var thread: Thread?
+  private var signal: StopSignal?
+  private var finished: DispatchSemaphore?
+
+  /// Starts `body` on a new thread unless one is running; `body` gets the stop signal to
+  /// poll on. The signal's pipe is closed when `body` returns.
+  func start(name: String, _ body: @escaping @Sendable (StopSignal) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !running else { return }
+    running = true
+    let signal = StopSignal()
+    let done = DispatchSemaphore(value: 0)
+    self.signal = signal
+    finished = done
+    let thread = Thread {
+      body(signal)
+      signal.close()
+      done.signal()
+    }
+    thread.name = name
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Stops the thread and waits for it to end (when called from another thread).
+  func stop() {
+    lock.lock()
+    guard running else {
+      lock.unlock()
+      return
+    }
+    running = false
+    let signal = signal
+    let done = finished
+    let onReaderThread = Thread.current === thread
+    thread = nil
+    self.signal = nil
+    finished = nil
+    lock.unlock()
+    signal?.fire()
+    if !onReaderThread { done?.wait() }
+  }
+
+  /// Whether the source is running (events may be emitted).
+  var isRunning: Bool { lock.withLock { running } }
+
+  /// Emits `event` unless the source was stopped meanwhile.
+  func emit(_ event: SourceEvent, _ sink: @Sendable (SourceEvent) -> Void) {
+    guard isRunning else { return }
+    sink(event)
+  }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import LocationKit
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs a location manager over a SOURCE until the source ends, a final error, or
+/// Ctrl-C / SIGTERM, handing each delivered location to a renderer and reporting errors
+/// on standard error as they happen, with their kind.
+final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
+  // @unchecked Sendable: every mutable property is touched only on `queue`, the
+  // manager's serial callback queue (the signal handlers run on it too).
+
+  /// Options shared by the commands that follow a source.
+  static let specs: [OptionSpec] = [
+    OptionSpec(name: "accuracy", value: "METRES", help: "Skip fixes whose horizontal accuracy is worse (or unknown)."),
+    OptionSpec(name: "distance-filter", value: "METRES", help: "Skip fixes closer than this to the last one printed."),
+    OptionSpec(name: "baud", value: "RATE", help: "Serial speed, 4800 to 921600 (default 9600)."),
+    OptionSpec(name: "verbose", short: "v", value: nil, help: "Report every rejected line on standard error (source, line and reason)."),
+  ] + DecodeOptions.specs
+
+  private let queue: DispatchQueue
+  private static let exitCodes: [LocationError.Code: ExitCode] = [
+    .denied: .permissionDenied, .sourceNotFound: .noInput, .invalidSource: .usage,
+  ]
+  private let manager: LocationManager
+  private let render: (Location, TrackOdometer) -> Void
+  private let finished = DispatchSemaphore(value: 0)
+  private var odometer = TrackOdometer()
+  private var fixes = 0
+  private var exitCode = ExitCode.success
+  private var signalSources: [any DispatchSourceSignal] = []
+  private let sourceName: String
+
+  /// Makes the manager for `arguments.positionals[0]` (or `defaultSource`).
+  init(
+    _ arguments: ParsedArguments, command: String, replaySpeed: Double? = nil, defaultSource: String = "-",
+    render: @escaping (Location, TrackOdometer) -> Void
+  ) throws(CommandError) {
+    let queue = DispatchQueue(label: "whereami.session")
+    let (manager, name) = try Self.makeManager(
+      arguments, command: command, replaySpeed: replaySpeed, defaultSource: defaultSource, queue: queue)
+    self.queue = queue
+    self.manager = manager
+    sourceName = name
+    self.render = render
+    manager.delegate = self
+  }
+
+  /// A location manager for the SOURCE of a command line (the first positional argument,
+  /// or `defaultSource`), with `--accuracy`, `--distance-filter`, `--baud`, `--verbose`,
+  /// `--strict` and `--date` applied; callbacks on `queue`. Also returns the source's name.
+  static func makeManager(
+    _ arguments: ParsedArguments, command: String, replaySpeed: Double?, defaultSource: String, queue: DispatchQueue
+  ) throws(CommandError) -> (LocationManager, String) {
+    let text = arguments.positionals.first ?? defaultSource
+    let address: SourceAddress
+    do throws(LocationError) {
+      address = try SourceAddress(text)
+    } catch {
+      throw CommandError(message: error.message, code: .usage)
+    }
+    var options = SourceAddress.SourceOptions()
+    options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command)
+    options.nmea.replaySpeed = replaySpeed
+    if let baud = arguments.value("baud") {
+      guard let rate = Int(baud) else { throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage) }
+      options.baud = rate
+    }
+    if arguments.has("verbose") {
+      let name = address.description
+      options.nmea.onRejection = { rejection in
+        printError("whereami: \(name):\(rejection.line): \(rejection.detail)")
+      }
+    }
+    let source: any LocationSource
+    do throws(LocationError) {
+      source = try address.makeSource(options)
+    } catch {
+      throw CommandError(message: error.message, code: .usage)
+    }
+    let manager = LocationManager(source: source, callbackQueue: queue)
+    manager.desiredAccuracy = try metres(arguments, "accuracy", command: command) ?? LocationAccuracy.best
+    manager.distanceFilter = try metres(arguments, "distance-filter", command: command) ?? LocationDistance.none
+    return (manager, address.description)
+  }
+
+  private static func metres(_ arguments: ParsedArguments, _ name: String, command: String) throws(CommandError) -> Double? {
+    guard let text = arguments.value(name) else { return nil }
+    guard let value = Double(text), value >= 0, value.isFinite else {
+      throw CommandError(message: "\(command): --\(name) '\(text)' is not a distance in metres", code: .usage)
+    }
+    return value
+  }
+
+  /// Runs until the end; returns the exit code.
+  func run() -> ExitCode {
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+      source.setEventHandler { [self] in interrupted() }
+      source.resume()
+      signalSources.append(source)
+    }
+    manager.startUpdatingLocation()
+    finished.wait()
+    return queue.sync { exitCode }
+  }
+
+  /// The line printed when Ctrl-C ends a session.
+  private var summaryLine: String {
+    "whereami: \(fixes) fixes from \(sourceName); distance \(fixed(odometer.distance, 1)) m, "
+      + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
+  }
+
+  private func interrupted() {
+    manager.stopUpdatingLocation()
+    printError(summaryLine)
+    finished.signal()
+  }
+
+  func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    fixes += 1
+    odometer.add(location)
+    render(location, odometer)
+  }
+
+  /// The exit code for a final error: 77 denied, 66 not found, 64 invalid, 74 the rest.
+  static func exitCode(for error: LocationError) -> ExitCode {
+    exitCodes[error.code] ?? .ioError
+  }
+
+  func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+    if error.code == .sourceEnded {
+      finished.signal()
+      return
+    }
+    printError("whereami: \(error.kind): \(error.message)")
+    guard error.isFinal else { return }
+    exitCode = Self.exitCode(for: error)
+    finished.signal()
+  }
+}

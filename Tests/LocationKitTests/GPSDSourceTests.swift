@@ -1,0 +1,186 @@
+import Foundation
+@testable import LocationKit
+import NMEA
+import TestSupport
+import Testing
+
+/// The gpsd source against a real gpsd 3.22 started by the tests on loopback.
+@Suite(.serialized) struct GPSDSourceTests {
+  private func updates(_ events: [LocationEvent]) -> Int {
+    events.filter { if case .update = $0 { true } else { false } }.count
+  }
+
+  private func losses(_ events: [LocationEvent]) -> Int {
+    events.filter { if case .failure(let error) = $0 { error.code == .locationUnknown } else { false } }.count
+  }
+
+  /// The walk fixture's cycles as text, one string per GGA (a cycle starts with RMC).
+  static func cycles(_ fixture: String, limit: Int) throws -> [String] {
+    let text = try String(contentsOf: fixtures.appendingPathComponent(fixture), encoding: .utf8)
+    var cycles: [String] = []
+    var current = ""
+    for line in text.split(separator: "\r\n") where !line.hasPrefix("#") {
+      if line.hasPrefix("$GPRMC") && !current.isEmpty {
+        cycles.append(current)
+        current = ""
+        if cycles.count == limit { break }
+      }
+      current += line + "\r\n"
+    }
+    return cycles
+  }
+
+  /// Our own decoding of the same cycles, by timestamp.
+  static func decoded(_ cycles: [String]) -> [String: Fix] {
+    var decoder = NMEADecoder()
+    var fixes: [String: Fix] = [:]
+    let handle: (DecoderEvent) -> Void = { event in
+      if case .fix(let fix) = event, let time = fix.time { fixes[time.description] = fix }
+    }
+    decoder.decode(Array(cycles.joined().utf8), handle)
+    decoder.finish(handle)
+    return fixes
+  }
+
+  private func feed(_ daemon: GPSDaemon, _ cycles: ArraySlice<String>) {
+    for cycle in cycles {
+      daemon.feed.send(cycle)
+      usleep(4_000)
+    }
+  }
+
+  @Test func fixesThroughGpsdEqualOurOwnDecoding() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let cycles = try Self.cycles("walk.nmea", limit: 120)
+    Thread.sleep(forTimeInterval: 0.3)
+    feed(daemon, cycles[...])
+    #expect(recorder.wait(timeout: 15) { $0.count >= 100 }, "\(recorder.events.count) events")
+    let ours = Self.decoded(cycles)
+    let locations = recorder.locations
+    #expect(locations.count >= 100)
+    var compared = 0
+    for location in locations {
+      guard let time = location.timestamp?.description, let fix = ours[time] else {
+        Issue.record("gpsd delivered \(location.timestamp?.description ?? "no time"), which we did not decode")
+        continue
+      }
+      compared += 1
+      #expect(abs(location.latitude - fix.latitude!) < 1e-9)
+      #expect(abs(location.longitude - fix.longitude!) < 1e-9)
+      // gpsd may report a cycle before its GGA arrives (2D, no altitude); a 3D report
+      // must carry the same altitude.
+      if location.mode == .threeD { #expect(abs((location.altitude ?? .nan) - fix.altitudeMSL!) < 1e-3) }
+      #expect(location.quality == .gps)
+    }
+    #expect(compared == locations.count)
+    #expect(locations.last?.satellites.isEmpty == false, "satellites from SKY")
+    #expect(locations.last?.accuracySource == .gpsd)
+  }
+
+  @Test func gpsdKilledAndRestartedReconnectsEachTime() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let source = GPSDSource(host: "127.0.0.1", port: daemon.port)
+    let manager = LocationManager(source: source)
+    manager.watchdogTimeout = 30
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let cycles = try Self.cycles("walk.nmea", limit: 400)
+    let threadsBefore = threadCount()
+    let rounds = 4
+    for round in 0..<rounds {
+      let slice = cycles[(round * 60)..<(round * 60 + 40)]
+      if round > 0 {
+        try daemon.start()
+      }
+      Thread.sleep(forTimeInterval: 0.2)
+      let before = recorder.locations.count
+      feed(daemon, slice)
+      #expect(recorder.wait(timeout: 15) { updates($0) >= before + 20 }, "round \(round): updates after the restart")
+      #expect(socketsConnected(toPort: daemon.port) == 1, "round \(round): one connection to gpsd")
+      let lossesBefore = recorder.errors.filter { $0.code == .locationUnknown }.count
+      daemon.kill()
+      #expect(
+        recorder.wait(timeout: 5) { losses($0) > lossesBefore },
+        "round \(round): gpsd's death is location unknown")
+    }
+    #expect(recorder.errors.contains { $0.code == .locationUnknown && $0.message.contains("reconnecting") })
+    #expect(manager.isUpdating)
+    #expect(threadCount() <= threadsBefore + 1, "no leaked threads")
+    manager.stopUpdatingLocation()
+    #expect(socketsConnected(toPort: daemon.port) == 0, "stop closes the socket")
+  }
+
+  @Test func noGpsdIsCannotConnectRetried() throws {
+    let port = freeLoopbackPort()
+    let source = GPSDSource(host: "127.0.0.1", port: port)
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.wait(timeout: 5) { $0.count >= 3 }, "retried with backoff")
+    manager.stopUpdatingLocation()
+    let errors = recorder.errors
+    #expect(errors.allSatisfy { $0.code == .cannotConnect })
+    #expect(errors.first?.message.contains("127.0.0.1:\(port)") == true)
+    #expect(errors.first?.message.contains("connection refused") == true)
+    #expect(socketsConnected(toPort: port) == 0)
+  }
+
+  @Test func gpsdWithoutAFixIsLocationUnknown() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    Thread.sleep(forTimeInterval: 0.3)
+    for second in 0..<5 {
+      daemon.feed.send(cycle(second, valid: false))
+      usleep(50_000)
+    }
+    #expect(recorder.waitForError(.locationUnknown, timeout: 10))
+    #expect(recorder.locations.isEmpty)
+  }
+
+  @Test func unreadableLocalDeviceIsDenied() throws {
+    // A device only root may read: gpsd (user gpsd, group dialout) cannot open it.
+    let path = NSTemporaryDirectory() + "whereami-ttyFAKE-\(getpid())"
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
+    chmod(path, 0o600)
+    defer { unlink(path) }
+    let daemon = try GPSDaemon()
+    try daemon.startWithoutDevice()
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port, device: path))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.denied))
+    #expect(recorder.errors.last?.message.contains("dialout") == true)
+    #expect(!manager.isUpdating, "denied is final")
+    // A device that does not exist at all is not found.
+    let missing = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port, device: "/dev/whereami-none"))
+    let missingRecorder = Recorder()
+    missing.delegate = missingRecorder
+    missing.startUpdatingLocation()
+    #expect(missingRecorder.waitForError(.sourceNotFound))
+    let access = GPSDSource.gpsdCanRead(path)
+    #expect(access?.readable == false)
+    #expect(GPSDSource.gpsdCanRead("/nonexistent/tty") == nil)
+    chmod(path, 0o666)
+    #expect(GPSDSource.gpsdCanRead(path)?.readable == true)
+  }
+}

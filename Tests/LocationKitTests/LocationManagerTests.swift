@@ -1,0 +1,295 @@
+import Foundation
+import LocationKit
+import NMEA
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct LocationManagerTests {
+  private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (LocationManager, Recorder) {
+    let path = try temporaryLog(text, name: name)
+    let source = NMEASource(.file(path: path), options: .init(replaySpeed: speed))
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    return (manager, recorder)
+  }
+
+  @Test func creatingAManagerStartsNothing() throws {
+    let (manager, recorder) = try manager(cycle(0) + cycle(1))
+    Thread.sleep(forTimeInterval: 0.1)
+    #expect(recorder.events.isEmpty)
+    #expect(!manager.isUpdating)
+  }
+
+  @Test func delegateGetsNewAndPreviousLocationsInOrder() throws {
+    let (manager, recorder) = try manager((0..<5).map { cycle($0, metresNorth: Double($0) * 10) }.joined())
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    let events = recorder.events
+    #expect(events.count == 6)
+    guard case .update(let first, let none) = events[0] else {
+      Issue.record("first event is not an update")
+      return
+    }
+    #expect(none == nil, "no previous location on the first call")
+    #expect(first.timestamp?.description == "2024-06-15T12:00:00.000Z")
+    for index in 1..<5 {
+      guard case .update(let location, let previous) = events[index], case .update(let earlier, _) = events[index - 1] else {
+        Issue.record("event \(index) is not an update")
+        return
+      }
+      #expect(previous == earlier)
+      // The test log converts metres to minutes of latitude at 1852 m per minute.
+      #expect(abs(location.distance(from: earlier) - 10) < 0.05)
+    }
+    #expect(recorder.errors.last?.code == .sourceEnded)
+    #expect(!manager.isUpdating, "the end of a file is final")
+    #expect(manager.location == recorder.locations.last)
+  }
+
+  @Test func callbacksRunOnTheCallbackQueue() throws {
+    let queue = DispatchQueue(label: "test.callbacks")
+    queue.setSpecific(key: queueNameKey, value: "test.callbacks")
+    let path = try temporaryLog(cycle(0) + cycle(1))
+    let manager = LocationManager(source: NMEASource(.file(path: path)), callbackQueue: queue)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    #expect(recorder.callbackThreads == ["test.callbacks"])
+  }
+
+  @Test func distanceFilterMeasuresFromTheLastDeliveredLocation() throws {
+    let (manager, recorder) = try manager((0..<10).map { cycle($0, metresNorth: Double($0) * 4) }.joined())
+    manager.distanceFilter = 10
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    // 0, 12, 24, 36 m: every third fix is at least 10 m from the last delivered one.
+    let north = recorder.locations.map { ($0.latitude - 52.5) * 111_250 }
+    #expect(recorder.locations.count == 4)
+    #expect(zip(north, north.dropFirst()).allSatisfy { $1 - $0 >= 10 - 0.1 })
+  }
+
+  @Test func desiredAccuracyDropsWorseFixes() throws {
+    // HDOP 1 → 4 m, HDOP 5 → 20 m with the autonomous UERE.
+    let text = cycle(0, hdop: 1) + cycle(1, hdop: 5) + cycle(2, hdop: 1) + cycle(3, hdop: 5)
+    let (manager, recorder) = try manager(text)
+    manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    #expect(recorder.locations.map(\.horizontalAccuracy) == [4, 4])
+    let (everything, all) = try self.manager(text, name: "desiredAccuracyBest")
+    everything.desiredAccuracy = LocationAccuracy.best
+    everything.startUpdatingLocation()
+    #expect(all.waitForError(.sourceEnded))
+    #expect(all.locations.count == 4)
+  }
+
+  @Test func fixLossIsLocationUnknownOnceAndUpdatesResume() throws {
+    let text = cycle(0) + cycle(1) + cycle(2, valid: false) + cycle(3, valid: false) + cycle(4) + cycle(5)
+    let (manager, recorder) = try manager(text)
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    let kinds = recorder.events.map { event -> String in
+      switch event {
+      case .update: "update"
+      case .failure(let error): error.kind
+      }
+    }
+    #expect(kinds == ["update", "update", "location unknown", "update", "update", "source ended"])
+  }
+
+  @Test func watchdogReportsSilenceAndUpdatesResume() throws {
+    let terminal = try PseudoTerminal()
+    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 9600)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.watchdogTimeout = 0.5
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    terminal.write(cycle(0) + cycle(1))
+    #expect(recorder.wait { $0.count >= 1 })
+    #expect(recorder.waitForError(.locationUnknown, timeout: 5))
+    #expect(recorder.errors.first?.message.contains("no data") == true)
+    terminal.write(cycle(2) + cycle(3))
+    #expect(recorder.wait { events in events.count >= 3 && { if case .update = events.last! { true } else { false } }() })
+    #expect(manager.isUpdating, "location unknown is transient")
+  }
+
+  @Test func requestLocationDeliversOneThenStops() throws {
+    let (manager, recorder) = try manager((0..<50).map { cycle($0) }.joined())
+    manager.requestLocation()
+    #expect(recorder.wait { !$0.isEmpty })
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(recorder.events.count == 1)
+    #expect(!manager.isUpdating)
+  }
+
+  @Test func requestLocationTimesOutWithLocationUnknown() throws {
+    let terminal = try PseudoTerminal()
+    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 4800)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    let started = Date()
+    manager.requestLocation(timeout: 0.5)
+    #expect(recorder.waitForError(.locationUnknown, timeout: 5))
+    #expect(Date().timeIntervalSince(started) >= 0.45)
+    #expect(recorder.errors.first?.message.contains("within") == true)
+    Thread.sleep(forTimeInterval: 0.1)
+    #expect(!manager.isUpdating)
+  }
+
+  @Test func serialReceiverOverAPseudoTerminal() throws {
+    let terminal = try PseudoTerminal()
+    let source = NMEASource(.serial(path: terminal.devicePath, baud: 115_200))
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    let writer = Thread {
+      for second in 0..<5 {
+        terminal.write(cycle(second, metresNorth: Double(second)))
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
+    writer.start()
+    #expect(recorder.wait { $0.count >= 5 })
+    let seconds = recorder.locations.compactMap { $0.timestamp?.timeOfDay.seconds }
+    #expect(seconds == [43200, 43201, 43202, 43203, 43204])
+    manager.stopUpdatingLocation()
+  }
+
+  @Test func liveCyclesAreDeliveredWithoutWaitingForTheNextOne() throws {
+    let terminal = try PseudoTerminal()
+    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 9600)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    // Once the cycle's last sentence is learned, a cycle comes out when it ends.
+    terminal.write(cycle(0) + cycle(1) + cycle(2))
+    #expect(recorder.wait { $0.count >= 3 })
+    let before = recorder.events.count
+    terminal.write(cycle(3))
+    let started = Date()
+    #expect(recorder.wait(timeout: 2) { $0.count > before })
+    #expect(Date().timeIntervalSince(started) < 0.2)
+  }
+
+  @Test func tcpSourceReconnectsWhenThePeerGoesAway() throws {
+    let listener = try LoopbackListener()
+    let source = NMEASource(.tcp(host: "127.0.0.1", port: listener.port))
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    #expect(listener.accept())
+    listener.send(cycle(0) + cycle(1) + cycle(2))
+    #expect(recorder.wait { $0.count >= 2 })
+    // A peer that resets mid-sentence: the half sentence is lost, nothing else.
+    listener.send("$GPGGA,1200")
+    listener.dropClient()
+    #expect(recorder.waitForError(.locationUnknown))
+    #expect(recorder.errors.contains { $0.message.contains("reconnecting") })
+    #expect(listener.accept(), "the source reconnects")
+    listener.send(cycle(10) + cycle(11) + cycle(12))
+    #expect(recorder.wait { events in events.contains { if case .update(let location, _) = $0 { location.timeOfDay.seconds == 43210 } else { false } } })
+    #expect(manager.isUpdating)
+  }
+
+  @Test func tcpSourceWithoutAListenerRetries() throws {
+    let listener = try LoopbackListener()
+    let port = listener.port
+    // Nothing listens on a port we bound and closed... use one we hold but never accept:
+    // a closed socket gives ECONNREFUSED.
+    _ = listener
+    let refused = try LoopbackListener()
+    let refusedPort = refused.port
+    close(refused.socket)
+    let manager = LocationManager(source: NMEASource(.tcp(host: "127.0.0.1", port: refusedPort)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.wait { $0.count >= 2 })
+    manager.stopUpdatingLocation()
+    let errors = recorder.errors
+    #expect(errors.allSatisfy { $0.code == .cannotConnect })
+    #expect(errors.first?.message.contains("127.0.0.1:\(refusedPort)") == true)
+    #expect(errors.first?.message.contains("refused") == true)
+    _ = port
+  }
+
+  @Test func replayIsPacedByTheLogsOwnTime() throws {
+    // Eleven cycles one second apart: 10 s of log; at speed 10 about 1 s.
+    let (manager, recorder) = try manager((0...10).map { cycle($0) }.joined(), speed: 10)
+    let started = Date()
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded, timeout: 10))
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(elapsed > 0.9 && elapsed < 1.6, "took \(elapsed) s")
+    #expect(recorder.locations.count == 11)
+  }
+
+  @Test func stopReleasesTheSourceAtOnceAndNoCallbackFollows() throws {
+    let terminal = try PseudoTerminal()
+    let source = NMEASource(.serial(path: terminal.devicePath, baud: 9600))
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    terminal.write(cycle(0) + cycle(1))
+    #expect(recorder.wait { $0.count >= 1 })
+    #expect(descriptors(openOn: terminal.devicePath) == 2, "the test's own and the source's")
+    let started = Date()
+    manager.stopUpdatingLocation()
+    #expect(Date().timeIntervalSince(started) < 0.5)
+    #expect(descriptors(openOn: terminal.devicePath) == 1, "the source closed the device")
+    let count = recorder.events.count
+    terminal.write(cycle(2) + cycle(3) + cycle(4))
+    Thread.sleep(forTimeInterval: 0.4)
+    #expect(recorder.events.count == count)
+  }
+
+  @Test func stopFromInsideTheCallbackWorks() throws {
+    final class Stopper: LocationManagerDelegate, @unchecked Sendable {
+      // @unchecked Sendable: `count` is only touched on the manager's serial callback queue.
+      var count = 0
+      func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+        count += 1
+        manager.stopUpdatingLocation()
+      }
+    }
+    let (manager, _) = try manager((0..<100).map { cycle($0) }.joined())
+    let stopper = Stopper()
+    manager.delegate = stopper
+    manager.startUpdatingLocation()
+    Thread.sleep(forTimeInterval: 0.5)
+    #expect(stopper.count == 1)
+    #expect(!manager.isUpdating)
+  }
+
+  @Test func updatesAsAnAsyncSequence() async throws {
+    let path = try temporaryLog((0..<3).map { cycle($0) }.joined())
+    let manager = LocationManager(source: NMEASource(.file(path: path)))
+    let updates = manager.updates
+    manager.startUpdatingLocation()
+    var seen: [String] = []
+    for await event in updates {
+      switch event {
+      case .update(let location, _): seen.append(location.timeOfDay.description)
+      case .failure(let error): seen.append(error.kind)
+      }
+    }
+    #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])
+  }
+
+  @Test func missingFileIsSourceNotFound() throws {
+    let manager = LocationManager(source: NMEASource(.file(path: "/nonexistent/x.nmea")))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceNotFound))
+    #expect(!manager.isUpdating)
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A child process started with posix_spawn: an emptied signal mask, default signal
+/// dispositions and a process group of its own, so that SIGTERM reaches it and its
+/// children (Foundation's `Process` passes on the test thread's blocked mask).
+public final class ChildProcess: @unchecked Sendable {
+  // @unchecked Sendable: `pid` is immutable after init; `collected` and `status` are only
+  // touched under `lock`; the reader threads each own one file descriptor.
+  public let pid: pid_t
+  private let lock = NSLock()
+  private var collected: [Int32: [UInt8]] = [:]
+  private var status: Int32?
+  private var readers: [Thread] = []
+  private let done = DispatchGroup()
+
+  /// Starts `executable` with `arguments`; standard input comes from `stdinPath` (or
+  /// /dev/null), standard output and error are collected.
+  public init(_ executable: String, _ arguments: [String], stdinPath: String? = nil, environment: [String: String]? = nil)
+    throws
+  {
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+    posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
+    var pipes: [(read: Int32, write: Int32)] = []
+    for target in [Int32(1), 2] {
+      var fds: [Int32] = [0, 0]
+      guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+      pipes.append((fds[0], fds[1]))
+      posix_spawn_file_actions_adddup2(&actions, fds[1], target)
+      posix_spawn_file_actions_addclose(&actions, fds[0])
+      posix_spawn_file_actions_addclose(&actions, fds[1])
+    }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { env.forEach { free($0) } }
+    var child: pid_t = 0
+    let result = posix_spawn(&child, executable, &actions, &attributes, argv, env)
+    for pair in pipes { close(pair.write) }
+    guard result == 0 else {
+      for pair in pipes { close(pair.read) }
+      throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
+    }
+    pid = child
+    for (index, pair) in pipes.enumerated() {
+      let target = Int32(index + 1)
+      done.enter()
+      let thread = Thread { [self] in
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+          let count = read(pair.read, &buffer, buffer.count)
+          if count > 0 { bytes += buffer[0..<count] } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        close(pair.read)
+        lock.lock()
+        collected[target] = bytes
+        lock.unlock()
+        done.leave()
+      }
+      thread.start()
+    }
+  }
+
+  /// Waits for the process to exit (at most `timeout` seconds, then kills its group) and
+  /// returns its exit code (128 + signal for a signal).
+  @discardableResult
+  public func wait(timeout: TimeInterval = 60) -> Int32 {
+    let deadline = Date().addingTimeInterval(timeout)
+    var raw: Int32 = 0
+    while true {
+      let result = waitpid(pid, &raw, WNOHANG)
+      if result == pid { break }
+      if Date() > deadline {
+        kill(-pid, SIGKILL)
+        waitpid(pid, &raw, 0)
+        break
+      }
+      usleep(2000)
+    }
+    _ = done.wait(timeout: .now() + 10)
+    let code: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+    lock.lock()
+    status = code
+    lock.unlock()
+    return code
+  }
+
+  /// Sends `signal` to the child's whole process group.
+  public func signalGroup(_ signal: Int32) { kill(-pid, signal) }
+
+  /// Whether the process has exited (without reaping it).
+  public var hasExited: Bool {
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+  }
+
+  /// Stops the process group: SIGTERM, then SIGKILL after `grace` seconds.
+  public func terminate(grace: TimeInterval = 2) {
+    signalGroup(SIGTERM)
+    let deadline = Date().addingTimeInterval(grace)
+    while !hasExited && Date() < deadline { usleep(10_000) }
+    if !hasExited { signalGroup(SIGKILL) }
+    wait(timeout: 5)
+  }
+
+  public var standardOutput: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: collected[1] ?? [], as: UTF8.self)
+  }
+
+  public var standardError: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: collected[2] ?? [], as: UTF8.self)
+  }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago (for servers started by tests).
+public func freeLoopbackPort() -> UInt16 {
+  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(socket) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  _ = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
+  }
+  return UInt16(bigEndian: address.sin_port)
+}
