@@ -7,6 +7,7 @@ let version = "0.1.0"
 
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -> Void)] = [
   (PrintCommand.spec, PrintCommand.run),
+  (ReplayCommand.spec, ReplayCommand.run),
   (SummaryCommand.spec, SummaryCommand.run),
 ]
 
@@ -67,7 +68,7 @@ signal(SIGPIPE, SIG_IGN)
     printError("whereami \(error.command ?? ""): \(error.message)\nUsage: whereami \(command.spec.name) --help")
     return .usage
   } catch let error as CommandError {
-    printError("whereami: \(error.message)")
+    if let message = error.message { printError("whereami: \(message)") }
     return error.code
   } catch {
     printError("whereami: \(error)")

@@ -87,14 +87,14 @@ import Testing
   @Test func missingFileIsExit66() throws {
     let result = try runWhereAmI(["print", "/nonexistent/log.nmea"])
     #expect(result.code == 66)
-    #expect(result.error == "whereami: cannot open '/nonexistent/log.nmea': No such file or directory\n")
+    #expect(result.error == "whereami: source not found: cannot open /nonexistent/log.nmea: No such file or directory\n")
     #expect(result.output.isEmpty)
   }
 
   @Test func directoryIsAReadError() throws {
     let result = try runWhereAmI(["print", "/tmp"])
     #expect(result.code == 74)
-    #expect(result.error.contains("'/tmp'") && result.error.contains("Is a directory"))
+    #expect(result.error == "whereami: read error: cannot read /tmp: Is a directory\n")
   }
 
   @Test func unreadableFileIsPermissionDenied() throws {
@@ -107,14 +107,18 @@ import Testing
     if user == nil { chmod(path, 0o000) }
     let result = try runWhereAmI(["print", path], asUser: user)
     #expect(result.code == 77, "\(result.error)")
-    #expect(result.error.contains("Permission denied"))
+    #expect(result.error == "whereami: denied: cannot open \(path): Permission denied\n")
   }
 
   @Test func usageErrorsAreExit64() throws {
     #expect(try runWhereAmI([]).code == 64)
     #expect(try runWhereAmI(["fly"]).code == 64)
-    let missing = try runWhereAmI(["print"])
-    #expect(missing.code == 64 && missing.error.contains("missing SOURCE"))
+    let missing = try runWhereAmI(["replay"])
+    #expect(missing.code == 64 && missing.error.contains("missing FILE"))
+    #expect(try runWhereAmI(["print", "ftp://example"]).code == 64)
+    #expect(try runWhereAmI(["print", "tcp://localhost"]).code == 64, "a TCP source needs a port")
+    #expect(try runWhereAmI(["print", "--accuracy", "-3", Paths.fixture("walk.nmea")]).code == 64)
+    #expect(try runWhereAmI(["replay", "--speed", "0", Paths.fixture("walk.nmea")]).code == 64)
     #expect(try runWhereAmI(["print", "--bogus", "x"]).code == 64)
     #expect(try runWhereAmI(["print", "--date", "yesterday", Paths.fixture("walk.nmea")]).code == 64)
   }
@@ -124,7 +128,7 @@ import Testing
     #expect(
       help.code == 0 && help.output.contains("print") && help.output.contains("summary")
         && help.output.contains("EXIT CODES"))
-    for command in ["print", "summary"] {
+    for command in ["print", "summary", "replay"] {
       let commandHelp = try runWhereAmI([command, "--help"])
       #expect(commandHelp.code == 0 && commandHelp.output.contains("USAGE: whereami \(command)"))
     }
@@ -138,5 +142,103 @@ import Testing
     #expect(child.wait() == 0)
     #expect(child.standardOutput.split(separator: "\n").count == 1)
     #expect(child.standardError.isEmpty)
+  }
+}
+
+@Suite struct LiveCommandLineTests {
+  @Test func printFiltersByAccuracyAndDistance() throws {
+    let all = try runWhereAmI(["print", Paths.fixture("walk.nmea")])
+    let filtered = try runWhereAmI(["print", "--distance-filter", "50", Paths.fixture("walk.nmea")])
+    #expect(filtered.code == 0)
+    let count = filtered.output.split(separator: "\n").count
+    #expect(count > 10 && count < 60, "\(count) lines for a 1.6 km walk at 50 m")
+    let strict = try runWhereAmI(["print", "--accuracy", "1", Paths.fixture("walk.nmea")])
+    #expect(strict.code == 0 && strict.output.isEmpty, "no fix of the walk is within 1 m")
+    #expect(all.output.split(separator: "\n").count == 1160)
+  }
+
+  @Test func jsonCarriesTheThreeDistances() throws {
+    let result = try runWhereAmI(["print", "--json", Paths.fixture("static-hour.nmea")])
+    let last = try JSONSerialization.jsonObject(with: Data(result.output.split(separator: "\n").last!.utf8)) as! [String: Any]
+    let distance = try #require(last["distance"] as? Double)
+    let pathLength = try #require(last["pathLength"] as? Double)
+    #expect(distance < 10, "standing still")
+    #expect(pathLength > 1000, "the raw sum over-counts")
+    #expect(last["displacement"] as? Double != nil)
+  }
+
+  @Test func replayIsPacedAndCtrlCEndsWithASummaryLine() throws {
+    // The walk lasts 19 minutes; at 600× it takes about 2 s. Interrupt it after 0.7 s.
+    let child = try ChildProcess(Paths.whereami, ["replay", "--speed", "600", Paths.fixture("walk.nmea")])
+    Thread.sleep(forTimeInterval: 0.7)
+    kill(child.pid, SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    let lines = child.standardOutput.split(separator: "\n").count
+    #expect(lines > 100 && lines < 1100, "\(lines) lines after 0.7 s at 600×")
+    #expect(child.standardError.contains("fixes from"))
+    #expect(child.standardError.contains("distance"))
+  }
+
+  @Test func printFollowsATCPStream() throws {
+    let listener = try LoopbackListener()
+    let child = try ChildProcess(Paths.whereami, ["print", "tcp://127.0.0.1:\(listener.port)"])
+    #expect(listener.accept())
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    listener.send(String(walk.prefix(20_000)))
+    Thread.sleep(forTimeInterval: 0.5)
+    listener.dropClient()
+    #expect(listener.accept(), "whereami reconnects")
+    Thread.sleep(forTimeInterval: 0.2)
+    child.signalGroup(SIGTERM)
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.standardOutput.split(separator: "\n").count > 50)
+    #expect(child.standardError.contains("location unknown"), "the lost connection is reported")
+  }
+
+  @Test func printFromGpsd() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", "gpsd://127.0.0.1:\(daemon.port)"])
+    Thread.sleep(forTimeInterval: 0.5)
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    for line in walk.split(separator: "\r\n").prefix(200) where !line.hasPrefix("#") {
+      daemon.feed.send(line + "\r\n")
+      usleep(1000)
+    }
+    Thread.sleep(forTimeInterval: 0.5)
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    let objects = child.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(objects.count > 20)
+    #expect((objects.first?["lat"] as? Double).map { abs($0 - 52.514) < 0.01 } == true)
+  }
+
+  @Test func noGpsdIsReportedAndRetried() throws {
+    let port = freeLoopbackPort()
+    let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])
+    Thread.sleep(forTimeInterval: 1.0)
+    child.signalGroup(SIGTERM)
+    #expect(child.wait(timeout: 10) == 0)
+    let reports = child.standardError.components(separatedBy: "cannot connect to gpsd at 127.0.0.1:\(port)").count - 1
+    #expect(reports >= 2, "\(child.standardError)")
+    #expect(child.standardError.contains("connection refused"))
+  }
+
+  @Test func unreadableSerialDeviceIsDeniedWithTheDialoutHint() throws {
+    // A pseudo-terminal owned by root with mode 600: 'nobody' may not open it.
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    defer { close(master) }
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    #expect(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+    let device = "/dev/pts/\(number)"
+    chmod(device, 0o600)
+    let result = try runWhereAmI(["print", device], asUser: getuid() == 0 ? "nobody" : nil)
+    #expect(result.code == 77, "\(result.error)")
+    #expect(result.error.hasPrefix("whereami: denied: cannot open \(device): Permission denied"))
+    #expect(result.error.contains("dialout"))
   }
 }

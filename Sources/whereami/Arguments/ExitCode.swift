@@ -18,8 +18,9 @@ enum ExitCode: Int32 {
   case permissionDenied = 77
 }
 
-/// An error that ends the program with a message and an exit code.
+/// An error that ends the program with a message and an exit code; no message when it
+/// was reported already.
 struct CommandError: Error {
-  var message: String
+  var message: String?
   var code: ExitCode
 }

@@ -7,8 +7,9 @@ import NMEA
 #endif
 
 /// Runs a location manager over a SOURCE until the source ends, a final error, or
-/// Ctrl-C / SIGTERM, handing each delivered location to a renderer and reporting errors
-/// on standard error as they happen, with their kind.
+/// Ctrl-C / SIGTERM, handing each delivered location to a renderer (which returns `false`
+/// when its output is gone) and reporting errors on standard error as they happen, with
+/// their kind.
 final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   // @unchecked Sendable: every mutable property is touched only on `queue`, the
   // manager's serial callback queue (the signal handlers run on it too).
@@ -26,7 +27,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     .denied: .permissionDenied, .sourceNotFound: .noInput, .invalidSource: .usage,
   ]
   private let manager: LocationManager
-  private let render: (Location, TrackOdometer) -> Void
+  private let render: (Location, TrackOdometer) -> Bool
   private let finished = DispatchSemaphore(value: 0)
   private var odometer = TrackOdometer()
   private var fixes = 0
@@ -37,7 +38,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// Makes the manager for `arguments.positionals[0]` (or `defaultSource`).
   init(
     _ arguments: ParsedArguments, command: String, replaySpeed: Double? = nil, defaultSource: String = "-",
-    render: @escaping (Location, TrackOdometer) -> Void
+    render: @escaping (Location, TrackOdometer) -> Bool
   ) throws(CommandError) {
     let queue = DispatchQueue(label: "whereami.session")
     let (manager, name) = try Self.makeManager(
@@ -124,7 +125,11 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     fixes += 1
     odometer.add(location)
-    render(location, odometer)
+    if !render(location, odometer) {
+      // Nobody reads the output any more (a closed pipe): end quietly.
+      manager.stopUpdatingLocation()
+      finished.signal()
+    }
   }
 
   /// The exit code for a final error: 77 denied, 66 not found, 64 invalid, 74 the rest.

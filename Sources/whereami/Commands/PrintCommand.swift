@@ -1,65 +1,103 @@
-import NMEA
-
 #if canImport(Glibc)
   import Glibc
 #endif
+import LocationKit
+import NMEA
 
-/// `whereami print SOURCE`: one line per fix.
+/// `whereami print SOURCE` and `whereami replay FILE`: one line per fix.
 enum PrintCommand {
   static let spec = CommandSpec(
     name: "print",
     abstract: "Print one line per fix: time, position, accuracy, altitude, speed, course and distance travelled.",
-    arguments: "SOURCE",
-    minimumArguments: 1,
+    arguments: "[SOURCE]",
+    minimumArguments: 0,
     maximumArguments: 1,
     options: [
-      OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
-      OptionSpec(
-        name: "verbose", short: "v", value: nil,
-        help: "Report every rejected line on standard error (source, line and reason)."),
-    ] + DecodeOptions.specs,
+      OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names.")
+    ] + LocationSession.specs,
     discussion: """
-      SOURCE is an NMEA log file, or - for standard input. Cycles without a position are not
-      printed; the distance is the geodesic path length since the first fix (WGS84).
+      SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
+      /dev/ttyACM0, ...), a TCP NMEA stream (tcp://HOST:PORT) or gpsd (gpsd://HOST:PORT,
+      optionally followed by a device path; the default SOURCE is gpsd://localhost:2947).
+      Cycles without a position are not printed. Errors are reported on standard error as
+      they happen, with their kind (denied, location unknown, ...). Ctrl-C ends a live
+      source with a summary line.
       Text columns: UTC time, fix mode, latitude, longitude (degrees), horizontal accuracy,
-      altitude above mean sea level, vertical accuracy, speed, course, distance. '-' marks a
-      value the receiver did not give. Accuracies are 1-sigma (about 68 %).
+      altitude above mean sea level, vertical accuracy, speed, course and the distance
+      travelled (jitter-proof; JSON also has pathLength, the raw sum, and displacement, the
+      straight distance from the first fix). '-' marks a value the receiver did not give.
+      Accuracies are 1-sigma (about 68 %).
       """)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
-    let options = try DecodeOptions.decoderOptions(arguments, command: spec.name)
-    let input = try InputFile(path: arguments.positionals[0])
+    try follow(arguments, command: spec.name, replaySpeed: nil)
+  }
+
+  /// Prints every location of the SOURCE in `arguments`.
+  static func follow(_ arguments: ParsedArguments, command: String, replaySpeed: Double?) throws(CommandError) {
+    let output = SharedOutput(descriptor: STDOUT_FILENO)
     let json = arguments.has("json")
-    let verbose = arguments.has("verbose")
-    var output = OutputStream(descriptor: STDOUT_FILENO)
-    var decoder = NMEADecoder(options: options)
-    var odometer = Odometer()
-    let sourceName = input.name
-    let handle: (DecoderEvent) -> Void = { event in
-      switch event {
-      case .fix(let fix):
-        guard fix.hasPosition else { return }
-        let distance = odometer.add(fix)
-        output.write { line in
-          if json {
-            FixRenderer.json(fix, distance: distance, into: &line)
-          } else {
-            FixRenderer.text(fix, distance: distance, into: &line)
-          }
+    let session = try LocationSession(
+      arguments, command: command, replaySpeed: replaySpeed, defaultSource: "gpsd://localhost:2947"
+    ) { location, odometer in
+      output.write { line in
+        if json {
+          LocationRenderer.json(location, odometer, into: &line)
+        } else {
+          LocationRenderer.text(location, odometer, into: &line)
         }
-      case .rejected(let rejection):
-        if verbose { printError("whereami: \(sourceName):\(rejection.line): \(rejection.detail)") }
-      case .sentence:
-        break
       }
     }
-    try input.forEachChunk { chunk in
-      decoder.decode(chunk, handle)
-      return !output.isClosed
+    let code = session.run()
+    if let failure = output.finish() { throw failure }
+    if code != .success { throw CommandError(message: nil, code: code) }
+  }
+}
+
+/// `whereami replay FILE`: a log printed at the pace of its own timestamps.
+enum ReplayCommand {
+  static let spec = CommandSpec(
+    name: "replay",
+    abstract: "Print a log's fixes at the pace of its own timestamps, as if the receiver were live.",
+    arguments: "FILE",
+    minimumArguments: 1,
+    maximumArguments: 1,
+    options: [
+      OptionSpec(name: "speed", value: "X", help: "Replay X times faster (default 1; 0.5 is half speed)."),
+      OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
+    ] + LocationSession.specs.filter { $0.name != "baud" },
+    discussion: "The output is that of whereami print.")
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    var speed = 1.0
+    if let text = arguments.value("speed") {
+      guard let value = Double(text), value > 0, value.isFinite else {
+        throw CommandError(message: "replay: --speed '\(text)' is not a positive number", code: .usage)
+      }
+      speed = value
     }
-    decoder.finish(handle)
-    output.flush()
-    if let failure = output.failure { throw failure }
+    try PrintCommand.follow(arguments, command: spec.name, replaySpeed: speed)
+  }
+}
+
+/// Standard output shared with the session's callbacks.
+final class SharedOutput: @unchecked Sendable {
+  // @unchecked Sendable: `stream` is written only from the location session's serial
+  // callback queue, and finished from the main thread after the session has ended.
+  private var stream: OutputStream
+
+  init(descriptor: Int32) { stream = OutputStream(descriptor: descriptor) }
+
+  /// Writes a rendered line; `false` once the output is closed.
+  func write(_ render: (inout ByteBuffer) -> Void) -> Bool {
+    stream.write(render)
+    return !stream.isClosed
+  }
+
+  /// Flushes; the write failure, if any.
+  func finish() -> CommandError? {
+    stream.flush()
+    return stream.failure
   }
 }
 

@@ -1,10 +1,11 @@
+import LocationKit
 import NMEA
 
-/// Turns fixes into output lines, written straight into an output buffer.
-enum FixRenderer {
+/// Turns locations into output lines, written straight into an output buffer.
+enum LocationRenderer {
   /// One human-readable line: time, mode, coordinates, accuracies, altitude, motion and
-  /// distance travelled; `-` marks what the receiver did not say.
-  static func text(_ fix: Fix, distance: Double, into line: inout ByteBuffer) {
+  /// distance travelled (jitter-proof); `-` marks what the receiver did not say.
+  static func text(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     func value(_ number: Double?, _ decimals: Int, _ unit: StaticString, into line: inout ByteBuffer) {
       if let number {
         line.append(number, decimals: decimals)
@@ -13,80 +14,83 @@ enum FixRenderer {
         line.append(UInt8(ascii: "-"))
       }
     }
-    if let time = fix.time { line.append(time) } else { line.append(fix.timeOfDay) }
-    line.append(fix.mode == .threeD ? " 3D" : fix.mode == .twoD ? " 2D" : " --")
+    if let time = location.timestamp { line.append(time) } else { line.append(location.timeOfDay) }
+    line.append(location.mode == .threeD ? " 3D" : " 2D")
     line.append(" lat ")
-    value(fix.latitude, 9, "", into: &line)
+    line.append(location.latitude, decimals: 9)
     line.append(" lon ")
-    value(fix.longitude, 9, "", into: &line)
+    line.append(location.longitude, decimals: 9)
     line.append(" acc ")
-    value(fix.horizontalAccuracy, 1, " m", into: &line)
+    value(location.horizontalAccuracy, 1, " m", into: &line)
     line.append(" alt ")
-    value(fix.altitudeMSL, 1, " m", into: &line)
+    value(location.altitude, 1, " m", into: &line)
     line.append(" vacc ")
-    value(fix.verticalAccuracy, 1, " m", into: &line)
+    value(location.verticalAccuracy, 1, " m", into: &line)
     line.append(" speed ")
-    value(fix.speed, 2, " m/s", into: &line)
+    value(location.speed, 2, " m/s", into: &line)
     line.append(" course ")
-    value(fix.course, 1, "°", into: &line)
+    value(location.course, 1, "°", into: &line)
     line.append(" distance ")
-    line.append(distance, decimals: 1)
+    line.append(odometer.distance, decimals: 1)
     line.append(" m\n")
   }
 
   /// One JSON object in gpsd's TPV vocabulary (`lat`, `lon`, `altMSL`, `eph`, ...) with
-  /// camelCase names for what gpsd's TPV lacks. Unknown values are omitted.
-  static func json(_ fix: Fix, distance: Double, into line: inout ByteBuffer) {
+  /// camelCase names for what gpsd's TPV lacks (`distance`, `pathLength`,
+  /// `displacement`, ...). Unknown values are omitted.
+  static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     // Keys carry their separator: "class" always comes first.
     line.append("{\"class\":\"TPV\"")
-    if let time = fix.time {
+    if let time = location.timestamp {
       line.append(",\"time\":\"")
       line.append(time)
       line.append(UInt8(ascii: "\""))
     }
     line.append(",\"mode\":")
-    line.append(integer: fix.mode.rawValue)
-    if let status = fix.quality?.gpsdStatus, fix.hasPosition {
+    line.append(integer: location.mode.rawValue)
+    if let status = location.quality?.gpsdStatus {
       line.append(",\"status\":")
       line.append(integer: status)
     }
-    number(",\"lat\":", fix.latitude, 9, into: &line)
-    number(",\"lon\":", fix.longitude, 9, into: &line)
-    number(",\"altHAE\":", fix.altitudeHAE, 4, into: &line)
-    number(",\"altMSL\":", fix.altitudeMSL, 4, into: &line)
-    number(",\"geoidSep\":", fix.geoidSeparation, 3, into: &line)
-    number(",\"speed\":", fix.speed, 3, into: &line)
-    number(",\"track\":", fix.course, 4, into: &line)
-    number(",\"climb\":", fix.climb, 3, into: &line)
-    number(",\"magvar\":", fix.magneticVariation, 1, into: &line)
-    number(",\"eph\":", fix.horizontalAccuracy, 3, into: &line)
-    number(",\"epv\":", fix.verticalAccuracy, 3, into: &line)
-    if let source = fix.accuracySource {
+    number(",\"lat\":", location.latitude, 9, into: &line)
+    number(",\"lon\":", location.longitude, 9, into: &line)
+    number(",\"altHAE\":", location.ellipsoidalAltitude, 4, into: &line)
+    number(",\"altMSL\":", location.altitude, 4, into: &line)
+    number(",\"geoidSep\":", location.geoidSeparation, 3, into: &line)
+    number(",\"speed\":", location.speed, 3, into: &line)
+    number(",\"track\":", location.course, 4, into: &line)
+    number(",\"climb\":", location.climb, 3, into: &line)
+    number(",\"magvar\":", location.magneticVariation, 1, into: &line)
+    number(",\"eph\":", location.horizontalAccuracy, 3, into: &line)
+    number(",\"epv\":", location.verticalAccuracy, 3, into: &line)
+    if let source = location.accuracySource {
       line.append(",\"accuracySource\":")
       line.append(jsonString: source.description)
     }
-    number(",\"heading\":", fix.heading, 2, into: &line)
-    number(",\"hdop\":", fix.dop.horizontal, 2, into: &line)
-    number(",\"vdop\":", fix.dop.vertical, 2, into: &line)
-    number(",\"pdop\":", fix.dop.position, 2, into: &line)
-    if let used = fix.satellitesUsed {
+    number(",\"heading\":", location.heading, 2, into: &line)
+    number(",\"hdop\":", location.dop.horizontal, 2, into: &line)
+    number(",\"vdop\":", location.dop.vertical, 2, into: &line)
+    number(",\"pdop\":", location.dop.position, 2, into: &line)
+    if let used = location.satellitesUsed {
       line.append(",\"satellitesUsed\":")
       line.append(integer: used)
     }
-    if !fix.satellites.isEmpty {
+    if !location.satellites.isEmpty {
       line.append(",\"satellitesVisible\":")
-      line.append(integer: fix.satellites.count)
+      line.append(integer: location.satellites.count)
     }
-    if let quality = fix.quality {
+    if let quality = location.quality {
       line.append(",\"quality\":")
       line.append(jsonString: quality.description)
     }
-    number(",\"dgpsAge\":", fix.differentialAge, 1, into: &line)
-    if let station = fix.differentialStation {
+    number(",\"dgpsAge\":", location.differentialAge, 1, into: &line)
+    if let station = location.differentialStation {
       line.append(",\"dgpsSta\":")
       line.append(integer: station)
     }
-    number(",\"distance\":", distance, 3, into: &line)
+    number(",\"distance\":", odometer.distance, 3, into: &line)
+    number(",\"pathLength\":", odometer.pathLength, 3, into: &line)
+    number(",\"displacement\":", odometer.displacement, 3, into: &line)
     line.append("}\n")
   }
 
