@@ -87,7 +87,19 @@ public final class GPSDaemon: @unchecked Sendable {
 
 /// How many of this process's sockets are connected to `port` on loopback.
 public func socketsConnected(toPort port: UInt16) -> Int {
-  let table = (try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8)) ?? ""
+  // /proc files report a size of 0: read to the end in a loop rather than trust a size.
+  var bytes: [UInt8] = []
+  let descriptor = open("/proc/self/net/tcp", O_RDONLY)
+  if descriptor >= 0 {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = read(descriptor, &chunk, chunk.count)
+      if count <= 0 { break }
+      bytes += chunk[0..<count]
+    }
+    close(descriptor)
+  }
+  let table = String(decoding: bytes, as: UTF8.self)
   let remote = String(format: ":%04X", port)
   var inodes = Set<String>()
   for line in table.split(separator: "\n").dropFirst() {
