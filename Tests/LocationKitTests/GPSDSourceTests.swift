@@ -95,9 +95,9 @@ import Testing
     manager.delegate = recorder
     manager.startUpdatingLocation()
     defer { manager.stopUpdatingLocation() }
-    let cycles = try Self.cycles("walk.nmea", limit: 400)
+    let cycles = try Self.cycles("walk.nmea", limit: 700)
     let threadsBefore = threadCount()
-    let rounds = 4
+    let rounds = 10
     for round in 0..<rounds {
       let slice = cycles[(round * 60)..<(round * 60 + 40)]
       if round > 0 {

@@ -253,10 +253,12 @@ import Testing
 
   @Test func stopFromInsideTheCallbackWorks() throws {
     final class Stopper: LocationManagerDelegate, @unchecked Sendable {
-      // @unchecked Sendable: `count` is only touched on the manager's serial callback queue.
-      var count = 0
+      // @unchecked Sendable: `calls` is only touched under `lock`.
+      private let lock = NSLock()
+      private var calls = 0
+      var count: Int { lock.withLock { calls } }
       func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
-        count += 1
+        lock.withLock { calls += 1 }
         manager.stopUpdatingLocation()
       }
     }
@@ -291,5 +293,40 @@ import Testing
     manager.startUpdatingLocation()
     #expect(recorder.waitForError(.sourceNotFound))
     #expect(!manager.isUpdating)
+  }
+}
+
+@Suite(.serialized) struct SerialReconnectionTests {
+  @Test func aSerialDeviceThatGoesAwayAndComesBackIsReopened() throws {
+    // The receiver is reached through a stable path (as udev names give), which is moved
+    // to a new pseudo-terminal after the first one is closed: an unplug and replug.
+    let link = NSTemporaryDirectory() + "whereami-ttyGPS-\(getpid())"
+    var terminal: PseudoTerminal? = try PseudoTerminal()
+    unlink(link)
+    #expect(symlink(terminal!.devicePath, link) == 0)
+    defer { unlink(link) }
+    var options = NMEASource.Options()
+    options.initialBackoff = 0.05
+    options.maximumBackoff = 0.2
+    let manager = LocationManager(source: NMEASource(.serial(path: link, baud: 4800), options: options))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    terminal!.write(cycle(0) + cycle(1) + cycle(2))
+    #expect(recorder.wait { $0.count >= 2 })
+    terminal = nil  // unplugged: the master side closes, reads fail
+    #expect(recorder.waitForError(.locationUnknown))
+    let replugged = try PseudoTerminal()
+    let staging = link + ".new"
+    #expect(symlink(replugged.devicePath, staging) == 0)
+    #expect(rename(staging, link) == 0)
+    Thread.sleep(forTimeInterval: 0.5)
+    replugged.write(cycle(10) + cycle(11) + cycle(12))
+    #expect(
+      recorder.wait { events in
+        events.contains { if case .update(let location, _) = $0 { location.timeOfDay.seconds == 43210 } else { false } }
+      }, "updates resume from the new device")
+    #expect(manager.isUpdating)
   }
 }

@@ -14,6 +14,14 @@ public final class ChildProcess: @unchecked Sendable {
   private let lock = NSLock()
   private var collected: [Int32: [UInt8]] = [:]
   private var status: Int32?
+  private var peakKilobytes = 0
+
+  /// The child's peak resident set size in KiB, known once it has been waited for.
+  public var peakResidentKilobytes: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return peakKilobytes
+  }
   private var readers: [Thread] = []
   private let done = DispatchGroup()
 
@@ -85,16 +93,20 @@ public final class ChildProcess: @unchecked Sendable {
   public func wait(timeout: TimeInterval = 60) -> Int32 {
     let deadline = Date().addingTimeInterval(timeout)
     var raw: Int32 = 0
+    var usage = rusage()
     while true {
-      let result = waitpid(pid, &raw, WNOHANG)
+      let result = wait4(pid, &raw, WNOHANG, &usage)
       if result == pid { break }
       if Date() > deadline {
         kill(-pid, SIGKILL)
-        waitpid(pid, &raw, 0)
+        wait4(pid, &raw, 0, &usage)
         break
       }
       usleep(2000)
     }
+    lock.lock()
+    peakKilobytes = Int(usage.ru_maxrss)
+    lock.unlock()
     _ = done.wait(timeout: .now() + 10)
     let code: Int32 = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
     lock.lock()

@@ -7,7 +7,7 @@ final class FileDescriptor: @unchecked Sendable {
   // @unchecked Sendable: `rawValue` is immutable; `close()` is guarded by `lock` so that
   // concurrent closes (stop from one thread, end of input on the reader) close once.
   let rawValue: Int32
-  private let lock = NSLockish()
+  private let lock = PthreadMutex()
   private var isOpen = true
 
   init(_ rawValue: Int32) { self.rawValue = rawValue }
@@ -47,27 +47,4 @@ final class FileDescriptor: @unchecked Sendable {
   }
 
   deinit { close() }
-}
-
-/// A pthread mutex without Foundation, for the few places a lock guards plain state.
-final class NSLockish: @unchecked Sendable {
-  // @unchecked Sendable: the mutex itself is the synchronisation; it is only used
-  // through withLock, which pairs lock and unlock.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
 }

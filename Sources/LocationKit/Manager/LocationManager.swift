@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Delivers locations from a source to a delegate, in the style of Core Location's
 /// `CLLocationManager`.
@@ -14,6 +13,7 @@ import Synchronization
 ///
 /// Callbacks run on ``callbackQueue``, a serial queue (a private one unless given), one at
 /// a time and in order. The same events are offered to Swift concurrency as ``updates``.
+/// While updates run, the manager stays alive even without other references to it.
 public final class LocationManager: Sendable {
   private struct State {
     weak var delegate: (any LocationManagerDelegate)?
@@ -39,9 +39,13 @@ public final class LocationManager: Sendable {
   public let source: any LocationSource
   /// The serial queue callbacks run on.
   public let callbackQueue: DispatchQueue
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let timerQueue = DispatchQueue(label: "whereami.location-manager.timers")
   private let queueKey = DispatchSpecificKey<Int>()
+  /// Callbacks queued but not yet run. A source that produces faster than the delegate
+  /// consumes (a log file read at full speed into a slow pipe) waits here, so memory stays
+  /// bounded; a stop releases the wait.
+  private let inFlight = DispatchSemaphore(value: 64)
 
   /// Creates a manager for `source`; callbacks run on `callbackQueue` (default: a private
   /// serial queue).
@@ -151,7 +155,9 @@ public final class LocationManager: Sendable {
     guard let generation else { return }
     startWatchdog(generation)
     if let timeout { startDeadline(timeout, generation) }
-    source.start { [weak self] event in self?.handle(event, generation) }
+    // Strong captures here and in the timers: a running manager keeps itself alive, as the
+    // source and the timers hold it until updates stop (stopping releases them).
+    source.start { [self] event in handle(event, generation) }
   }
 
   private func handle(_ event: SourceEvent, _ generation: Int) {
@@ -225,7 +231,13 @@ public final class LocationManager: Sendable {
   }
 
   private func deliver(_ event: LocationEvent, _ generation: Int) {
+    while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+      // Waiting for the delegate to catch up; give up if updates were stopped meanwhile
+      // (possibly by the delegate itself, which then cannot drain the queue).
+      if state.withLock({ $0.generation != generation }) { return }
+    }
     callbackQueue.async { [self] in
+      defer { inFlight.signal() }
       let current = state.withLock { state in
         state.generation == generation ? (state.delegate, Array(state.continuations.values)) : nil
       }
@@ -243,8 +255,7 @@ public final class LocationManager: Sendable {
   private func startWatchdog(_ generation: Int) {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
-    timer.setEventHandler { [weak self] in
-      guard let self else { return }
+    timer.setEventHandler { [self] in
       let report: Double? = state.withLock { state in
         guard state.running, state.generation == generation, !state.silenceReported else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
@@ -266,8 +277,7 @@ public final class LocationManager: Sendable {
   private func startDeadline(_ timeout: Double, _ generation: Int) {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + timeout)
-    timer.setEventHandler { [weak self] in
-      guard let self else { return }
+    timer.setEventHandler { [self] in
       let expired = state.withLock { state in
         guard state.running, state.generation == generation, state.oneShot, state.lastDelivered == nil else {
           return false

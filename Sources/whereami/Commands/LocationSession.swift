@@ -107,7 +107,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     }
     manager.startUpdatingLocation()
     finished.wait()
-    return queue.sync { exitCode }
+    manager.stopUpdatingLocation()
+    return queue.sync {
+      // The signal handlers hold the session: cancel them so that it can go.
+      signalSources.forEach { $0.cancel() }
+      signalSources = []
+      return exitCode
+    }
   }
 
   /// The line printed when Ctrl-C ends a session.

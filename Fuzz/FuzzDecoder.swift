@@ -1,0 +1,54 @@
+// libFuzzer entry point over the whole NMEA pipeline: framing, decoding and fix merging.
+//
+// Built by Fuzz/run together with the NMEA module's sources (one module, so no SwiftPM
+// plumbing): `swiftc -sanitize=fuzzer,address -parse-as-library`. Each input is decoded
+// twice, whole and cut into pieces at positions taken from its own bytes, and the two
+// results must agree: any chunking gives the same fixes and counts.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = UnsafeRawBufferPointer(start: data, count: size)
+  var options = NMEADecoder.Options()
+  options.requiresChecksum = size % 2 == 0
+  options.completesCyclesEarly = size % 3 == 0
+
+  var whole = NMEADecoder(options: options)
+  var wholeFixes: [Fix] = []
+  var wholeRejections = 0
+  whole.decode(bytes) { event in
+    switch event {
+    case .fix(let fix): wholeFixes.append(fix)
+    case .rejected: wholeRejections += 1
+    case .sentence: break
+    }
+  }
+  whole.finish { event in
+    if case .fix(let fix) = event { wholeFixes.append(fix) }
+    if case .rejected = event { wholeRejections += 1 }
+  }
+
+  var pieces = NMEADecoder(options: options)
+  var pieceFixes: [Fix] = []
+  var pieceRejections = 0
+  let handle: (DecoderEvent) -> Void = { event in
+    switch event {
+    case .fix(let fix): pieceFixes.append(fix)
+    case .rejected: pieceRejections += 1
+    case .sentence: break
+    }
+  }
+  var offset = 0
+  var step = 1
+  while offset < size {
+    let length = min(size - offset, step)
+    pieces.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), handle)
+    offset += length
+    step = Int(data[offset % size] % 17) + 1
+  }
+  pieces.finish(handle)
+
+  if wholeFixes != pieceFixes || wholeRejections != pieceRejections || whole.statistics != pieces.statistics {
+    fatalError("chunking changed the result")
+  }
+  return 0
+}

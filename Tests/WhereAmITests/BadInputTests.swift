@@ -1,0 +1,119 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Hostile input: whatever the bytes, whereami neither crashes, hangs, nor grows.
+@Suite struct BadInputTests {
+  /// Writes `count` seeded pseudo-random bytes (NUL, 0xFF, invalid UTF-8, stray `$`...).
+  private func randomFile(megabytes: Int) throws -> String {
+    let path = NSTemporaryDirectory() + "whereami-random-\(getpid())-\(megabytes).bin"
+    guard let file = fopen(path, "w") else { throw POSIXError(.EACCES) }
+    defer { fclose(file) }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var block = [UInt64](repeating: 0, count: 8192)
+    for _ in 0..<(megabytes * 16) {
+      for index in block.indices {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        block[index] = z ^ (z >> 31)
+      }
+      _ = block.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    }
+    return path
+  }
+
+  private func summary(_ path: String) throws -> (json: [String: Any], peakKilobytes: Int, code: Int32) {
+    let child = try ChildProcess(Paths.whereami, ["summary", "--json", path])
+    let code = child.wait(timeout: 300)
+    let json = (try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: Any]) ?? [:]
+    return (json, child.peakResidentKilobytes, code)
+  }
+
+  /// Peak memory does not grow with the input: a large input peaks within `slack` KiB of
+  /// a small one. (The absolute figure, 20 MB for a release build, is the benchmark's.)
+  private func expectFlatMemory(_ small: Int, _ large: Int, slack: Int = 4096) {
+    #expect(large - small < slack, "peak RSS \(small) KiB for the small input, \(large) KiB for the large one")
+  }
+
+  @Test func randomBytesAreRejectedWithBoundedMemory() throws {
+    let smallPath = try randomFile(megabytes: 2)
+    defer { unlink(smallPath) }
+    let small = try summary(smallPath)
+    let path = try randomFile(megabytes: 64)
+    defer { unlink(path) }
+    let result = try summary(path)
+    #expect(result.code == 0)
+    #expect(result.json["bytes"] as? Int == 64 << 20)
+    #expect(result.json["fixes"] as? Int == 0)
+    #expect((result.json["rejected"] as? Int ?? 0) > 100_000, "every line is counted")
+    expectFlatMemory(small.peakKilobytes, result.peakKilobytes)
+  }
+
+  @Test func aHundredMegabyteLineWithoutNewline() throws {
+    let path = NSTemporaryDirectory() + "whereami-longline-\(getpid()).nmea"
+    let file = fopen(path, "w")!
+    fputs("$GPGGA,", file)
+    let chunk = [UInt8](repeating: UInt8(ascii: "7"), count: 1 << 20)
+    for _ in 0..<100 { _ = chunk.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } }
+    fputs("\r\n$GPGGA,120000.00,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,*6B\r\n", file)
+    fclose(file)
+    defer { unlink(path) }
+    let result = try summary(path)
+    #expect(result.code == 0)
+    #expect((result.json["rejections"] as? [String: Int])?["tooLong"] == 1)
+    let small = try summary(Paths.fixture("walk.nmea"))
+    expectFlatMemory(small.peakKilobytes, result.peakKilobytes)
+  }
+
+  @Test func printIntoASlowReaderKeepsMemoryFlat() throws {
+    // A log read at full speed into a pipe nobody reads for a while: the location
+    // manager's queue must not grow with the input.
+    let big = NSTemporaryDirectory() + "whereami-big-\(getpid()).nmea"
+    let walk = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("walk.nmea")))
+    var data = Data()
+    for _ in 0..<40 { data.append(walk) }
+    try data.write(to: URL(fileURLWithPath: big))
+    defer { unlink(big) }
+    let slow = try ChildProcess("/bin/sh", ["-c", "'\(Paths.whereami)' print --json '\(big)' | (sleep 3; wc -l)"])
+    #expect(slow.wait(timeout: 120) == 0)
+    #expect(slow.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "46400")
+    let direct = try ChildProcess(Paths.whereami, ["print", "--json", big])
+    let smallRun = try ChildProcess(Paths.whereami, ["print", "--json", Paths.fixture("walk.nmea")])
+    _ = direct.wait(timeout: 120)
+    _ = smallRun.wait(timeout: 120)
+    expectFlatMemory(smallRun.peakResidentKilobytes, direct.peakResidentKilobytes)
+  }
+
+  @Test func aFIFOIsReadAsAStream() throws {
+    let path = NSTemporaryDirectory() + "whereami-fifo-\(getpid())"
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let reader = try ChildProcess(Paths.whereami, ["print", path])
+    let writer = try ChildProcess("/bin/sh", ["-c", "cat '\(Paths.fixture("walk.nmea"))' > '\(path)'"])
+    #expect(writer.wait(timeout: 30) == 0)
+    #expect(reader.wait(timeout: 30) == 0)
+    #expect(reader.standardOutput.split(separator: "\n").count == 1160)
+  }
+
+  @Test func nulBytesAndInvalidUTF8AroundValidSentences() throws {
+    var bytes: [UInt8] = []
+    let walk = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("walk.nmea")))
+    for (index, line) in walk.split(separator: UInt8(ascii: "\n")).enumerated() {
+      bytes += line + [UInt8(ascii: "\n")]
+      if index % 7 == 0 { bytes += [0, 0, 0xC3, 0x28, 0xFF, 0xFE, 0x00, UInt8(ascii: "\n")] }
+    }
+    let path = NSTemporaryDirectory() + "whereami-nul-\(getpid()).nmea"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let result = try summary(path)
+    #expect(result.code == 0)
+    #expect(result.json["fixes"] as? Int == 1160, "no valid sentence lost")
+    #expect((result.json["rejections"] as? [String: Int])?["notASentence"] == 597)
+  }
+}
