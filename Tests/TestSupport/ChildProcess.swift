@@ -71,16 +71,21 @@ public final class ChildProcess: @unchecked Sendable {
       let target = Int32(index + 1)
       done.enter()
       let thread = Thread { [self] in
-        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
           let count = read(pair.read, &buffer, buffer.count)
-          if count > 0 { bytes += buffer[0..<count] } else if count < 0 && errno == EINTR { continue } else { break }
+          if count > 0 {
+            // Appended as it comes, so that tests can watch output while the child runs.
+            lock.lock()
+            collected[target, default: []] += buffer[0..<count]
+            lock.unlock()
+          } else if count < 0 && errno == EINTR {
+            continue
+          } else {
+            break
+          }
         }
         close(pair.read)
-        lock.lock()
-        collected[target] = bytes
-        lock.unlock()
         done.leave()
       }
       thread.start()
@@ -113,6 +118,16 @@ public final class ChildProcess: @unchecked Sendable {
     status = code
     lock.unlock()
     return code
+  }
+
+  /// Waits until standard output holds `count` lines (or `timeout` passes).
+  public func waitForOutputLines(_ count: Int, timeout: TimeInterval = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if standardOutput.split(separator: "\n").count >= count { return true }
+      usleep(10_000)
+    }
+    return false
   }
 
   /// Sends `signal` to the child's whole process group.

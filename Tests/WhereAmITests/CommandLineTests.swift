@@ -185,7 +185,9 @@ import Testing
     #expect(listener.accept())
     let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
     listener.send(String(walk.prefix(20_000)))
-    Thread.sleep(forTimeInterval: 0.5)
+    // A live source is written line by line even into a pipe: the fixes show while the
+    // stream is still open.
+    #expect(child.waitForOutputLines(50, timeout: 5))
     listener.dropClient()
     #expect(listener.accept(), "whereami reconnects")
     Thread.sleep(forTimeInterval: 0.2)

@@ -33,12 +33,20 @@ enum PrintCommand {
     try follow(arguments, command: spec.name, replaySpeed: nil)
   }
 
+
+  /// The SOURCE when none is given: the local gpsd.
+  static let defaultSource = "gpsd://localhost:2947"
+
   /// Prints every location of the SOURCE in `arguments`.
   static func follow(_ arguments: ParsedArguments, command: String, replaySpeed: Double?) throws(CommandError) {
-    let output = SharedOutput(descriptor: STDOUT_FILENO)
+    // A log read at full speed is buffered; anything live (or paced) is written line by
+    // line, so that `whereami print /dev/ttyUSB0 | tee track.log` shows fixes as they come.
+    let source = arguments.positionals.first ?? defaultSource
+    let isLogFile = (try? SourceAddress(source)).map { if case .file = $0 { true } else { false } } ?? false
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: !isLogFile || replaySpeed != nil)
     let json = arguments.has("json")
     let session = try LocationSession(
-      arguments, command: command, replaySpeed: replaySpeed, defaultSource: "gpsd://localhost:2947"
+      arguments, command: command, replaySpeed: replaySpeed, defaultSource: defaultSource
     ) { location, odometer in
       output.write { line in
         if json {
@@ -86,7 +94,9 @@ final class SharedOutput: @unchecked Sendable {
   // callback queue, and finished from the main thread after the session has ended.
   private var stream: OutputStream
 
-  init(descriptor: Int32) { stream = OutputStream(descriptor: descriptor) }
+  init(descriptor: Int32, flushingEachLine: Bool) {
+    stream = OutputStream(descriptor: descriptor, flushingEachLine: flushingEachLine)
+  }
 
   /// Writes a rendered line; `false` once the output is closed.
   func write(_ render: (inout ByteBuffer) -> Void) -> Bool {

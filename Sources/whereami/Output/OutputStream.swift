@@ -17,9 +17,12 @@ struct OutputStream: ~Copyable {
   /// Buffered output is written out once it reaches this many bytes.
   private static let flushThreshold = 1 << 16
 
-  init(descriptor: Int32) {
+  /// Output on `descriptor`; lines are written at once on a terminal, or always when
+  /// `flushingEachLine` (a live source: a reader following it through a pipe must not
+  /// wait for 64 KiB of output).
+  init(descriptor: Int32, flushingEachLine: Bool = false) {
     self.descriptor = descriptor
-    flushesLines = isatty(descriptor) == 1
+    flushesLines = flushingEachLine || isatty(descriptor) == 1
   }
 
   /// Appends text; the line is written once the buffer is full (or at once on a terminal).
