@@ -64,6 +64,11 @@ import Testing
     #expect((object["sentenceTypes"] as? [String: Int])?["GGA"] != nil)
     #expect((object["otherSentences"] as? [String: Int])?["PGRME"] == 3)
     #expect(object["first"] as? String == "2025-03-08T18:20:00.000Z")
+    let still = try runWhereAmI(["summary", "--json", Paths.fixture("static-hour.nmea")])
+    let hour = try JSONSerialization.jsonObject(with: Data(still.output.utf8)) as! [String: Any]
+    #expect((hour["distance"] as? Double ?? 99) < 10, "jitter-proof")
+    #expect(abs((hour["pathLength"] as? Double ?? 0) - 1290.3) < 1, "raw sum")
+    #expect((hour["displacement"] as? Double ?? 99) < 10)
     let text = try runWhereAmI(["summary", Paths.fixture("walk.nmea"), Paths.fixture("drive-midnight.nmea")])
     #expect(text.code == 0)
     #expect(text.output.contains("total:"))

@@ -1,3 +1,4 @@
+import LocationKit
 import NMEA
 
 /// Totals over the fixes of a track.
@@ -6,8 +7,14 @@ struct TrackSummary {
   var fixes = 0
   var first: Timestamp?
   var last: Timestamp?
-  var odometer = Odometer()
+  var odometer = TrackOdometer()
+  /// Jitter-proof distance, raw path length and displacement (summed over files for a
+  /// total; the total's displacement is from the very first fix to the very last).
   var distance = 0.0
+  var pathLength = 0.0
+  var displacement = 0.0
+  var firstLocation: Location?
+  var lastLocation: Location?
   var maximumSpeed: Double?
   var speedSum = 0.0
   var speedCount = 0
@@ -23,7 +30,14 @@ struct TrackSummary {
       if first == nil || time < first! { first = time }
       if last == nil || time > last! { last = time }
     }
-    distance = odometer.add(fix)
+    if let location = Location(fix) {
+      odometer.add(location)
+      distance = odometer.distance
+      pathLength = odometer.pathLength
+      displacement = odometer.displacement
+      if firstLocation == nil { firstLocation = location }
+      lastLocation = location
+    }
     if let speed = fix.speed {
       maximumSpeed = max(maximumSpeed ?? speed, speed)
       speedSum += speed
@@ -37,6 +51,10 @@ struct TrackSummary {
     if let time = other.first, first == nil || time < first! { first = time }
     if let time = other.last, last == nil || time > last! { last = time }
     distance += other.distance
+    pathLength += other.pathLength
+    if firstLocation == nil { firstLocation = other.firstLocation }
+    lastLocation = other.lastLocation ?? lastLocation
+    if let firstLocation, let lastLocation { displacement = lastLocation.distance(from: firstLocation) }
     if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
     speedSum += other.speedSum
     speedCount += other.speedCount
@@ -72,7 +90,7 @@ struct TrackSummary {
     lines.append("  first            \(first?.description ?? "-")")
     lines.append("  last             \(last?.description ?? "-")")
     lines.append("  duration         \(duration.map { formatDuration($0) } ?? "-")")
-    lines.append("  distance         \(fixed(distance, 1)) m")
+    lines.append("  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)")
     lines.append("  max speed        \(maximumSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     let modeList = [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { ("\(mode)", $0) } }
@@ -102,6 +120,8 @@ struct TrackSummary {
     if let last { object.add("last", string: last.description) }
     object.add("duration", duration, 3)
     object.add("distance", distance, 3)
+    object.add("pathLength", pathLength, 3)
+    object.add("displacement", displacement, 3)
     object.add("maxSpeed", maximumSpeed, 3)
     object.add("meanSpeed", meanSpeed, 3)
     object.add(
