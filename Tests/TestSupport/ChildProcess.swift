@@ -16,7 +16,10 @@ public final class ChildProcess: @unchecked Sendable {
   private var status: Int32?
   private var peakKilobytes = 0
 
-  /// The child's peak resident set size in KiB, known once it has been waited for.
+  /// The peak resident set size in KiB that wait4(2) reports, known once the child has
+  /// been waited for. posix_spawn starts the child in the parent's address space, and
+  /// the kernel keeps that high-water mark across exec: this is at least the test
+  /// process's own size. Measure a program's memory with `/usr/bin/time -f %M` instead.
   public var peakResidentKilobytes: Int {
     lock.lock()
     defer { lock.unlock() }

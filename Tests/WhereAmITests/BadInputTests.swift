@@ -28,11 +28,20 @@ import Testing
     return path
   }
 
-  private func summary(_ path: String) throws -> (json: [String: Any], peakKilobytes: Int, code: Int32) {
-    let child = try ChildProcess(Paths.whereami, ["summary", "--json", path])
+  /// Runs `whereami` under GNU time, whose own fork gives the program a fresh address
+  /// space, and returns its exit code, output and peak RSS in KiB.
+  private func measured(_ arguments: [String]) throws -> (code: Int32, output: String, peakKilobytes: Int) {
+    let child = try ChildProcess("/usr/bin/time", ["-f", "peak-kib=%M", Paths.whereami] + arguments)
     let code = child.wait(timeout: 300)
-    let json = (try? JSONSerialization.jsonObject(with: Data(child.standardOutput.utf8)) as? [String: Any]) ?? [:]
-    return (json, child.peakResidentKilobytes, code)
+    let peak = child.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+      .flatMap { Int($0.dropFirst(9)) } ?? Int.max
+    return (code, child.standardOutput, peak)
+  }
+
+  private func summary(_ path: String) throws -> (json: [String: Any], peakKilobytes: Int, code: Int32) {
+    let result = try measured(["summary", "--json", path])
+    let json = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]) ?? [:]
+    return (json, result.peakKilobytes, result.code)
   }
 
   /// Peak memory does not grow with the input: a large input peaks within `slack` KiB of
@@ -83,11 +92,16 @@ import Testing
     let slow = try ChildProcess("/bin/sh", ["-c", "'\(Paths.whereami)' print --json '\(big)' | (sleep 3; wc -l)"])
     #expect(slow.wait(timeout: 120) == 0)
     #expect(slow.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "46400")
-    let direct = try ChildProcess(Paths.whereami, ["print", "--json", big])
-    let smallRun = try ChildProcess(Paths.whereami, ["print", "--json", Paths.fixture("walk.nmea")])
-    _ = direct.wait(timeout: 120)
-    _ = smallRun.wait(timeout: 120)
-    expectFlatMemory(smallRun.peakResidentKilobytes, direct.peakResidentKilobytes)
+    let direct = try measured(["print", "--json", big])
+    let smallRun = try measured(["print", "--json", Paths.fixture("walk.nmea")])
+    expectFlatMemory(smallRun.peakKilobytes, direct.peakKilobytes)
+    // Through a stalled pipe too.
+    let stalled = try ChildProcess(
+      "/bin/sh", ["-c", "/usr/bin/time -f peak-kib=%M '\(Paths.whereami)' print --json '\(big)' | (sleep 2; cat >/dev/null)"])
+    #expect(stalled.wait(timeout: 120) == 0)
+    let stalledPeak = stalled.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+      .flatMap { Int($0.dropFirst(9)) } ?? Int.max
+    expectFlatMemory(smallRun.peakKilobytes, stalledPeak)
   }
 
   @Test func aFIFOIsReadAsAStream() throws {

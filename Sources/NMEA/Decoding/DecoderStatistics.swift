@@ -13,7 +13,13 @@ public struct DecoderStatistics: Sendable, Equatable {
   /// Decoded sentences by kind.
   public private(set) var decodedByKind: [Int] = Array(repeating: 0, count: Sentence.Kind.allCases.count)
   /// Well-framed sentences of other types (proprietary, AIS, ...), passed through, by address.
-  public var otherByAddress: [SentenceAddress: Int] = [:]
+  /// At most ``maximumAddresses`` addresses are told apart; sentences of further ones
+  /// (only hostile or random input has that many) are counted in ``otherUnlisted``.
+  public private(set) var otherByAddress: [SentenceAddress: Int] = [:]
+  /// Sentences of other types whose address was not listed, the list being full.
+  public private(set) var otherUnlisted = 0
+  /// How many distinct addresses ``otherByAddress`` keeps.
+  public static let maximumAddresses = 256
   /// Skipped input by reason.
   public private(set) var rejectedByReason: [Int] = Array(repeating: 0, count: RejectionReason.allCases.count)
   /// Cycles merged into fixes, and those of them with a position.
@@ -30,7 +36,18 @@ public struct DecoderStatistics: Sendable, Equatable {
   /// All rejections.
   public var totalRejected: Int { rejectedByReason.reduce(0, +) }
   /// All sentences of other types.
-  public var totalOther: Int { otherByAddress.values.reduce(0, +) }
+  public var totalOther: Int { otherByAddress.values.reduce(0, +) + otherUnlisted }
+
+  /// Counts a sentence of another type, keeping memory bounded whatever the input.
+  mutating func countOther(_ address: SentenceAddress) {
+    if let count = otherByAddress[address] {
+      otherByAddress[address] = count + 1
+    } else if otherByAddress.count < Self.maximumAddresses {
+      otherByAddress[address] = 1
+    } else {
+      otherUnlisted += 1
+    }
+  }
 
   mutating func count(_ kind: Sentence.Kind) { decodedByKind[kind.rawValue] += 1 }
   mutating func count(_ reason: RejectionReason) { rejectedByReason[reason.rawValue] += 1 }
@@ -44,7 +61,14 @@ public struct DecoderStatistics: Sendable, Equatable {
     uncheckedSentences += other.uncheckedSentences
     for index in decodedByKind.indices { decodedByKind[index] += other.decodedByKind[index] }
     for index in rejectedByReason.indices { rejectedByReason[index] += other.rejectedByReason[index] }
-    otherByAddress.merge(other.otherByAddress, uniquingKeysWith: +)
+    for (address, count) in other.otherByAddress {
+      if otherByAddress[address] != nil || otherByAddress.count < Self.maximumAddresses {
+        otherByAddress[address, default: 0] += count
+      } else {
+        otherUnlisted += count
+      }
+    }
+    otherUnlisted += other.otherUnlisted
     cycles += other.cycles
     fixesWithPosition += other.fixesWithPosition
   }

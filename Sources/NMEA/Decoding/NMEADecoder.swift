@@ -160,7 +160,7 @@ public struct NMEADecoder {
   ) throws(FieldError) {
     guard let (kind, talker) = Sentence.classify(framed, fields) else {
       let address = SentenceAddress(fields.address)
-      statistics.otherByAddress[address, default: 0] += 1
+      statistics.countOther(address)
       let sentence = Sentence.other(address)
       if options.reportsSentences { handle(.sentence(sentence, line: framed.line)) }
       if let fix = assembler.add(sentence) { deliver(fix, handle) }

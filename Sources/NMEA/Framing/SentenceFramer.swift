@@ -305,11 +305,39 @@ public struct SentenceFramer {
       handle(.rejected(.badChecksum, line: sentenceLine))
     } else if sentence.count <= 1 {
       handle(.rejected(.truncated, line: sentenceLine))
+    } else if !Self.hasWellFormedAddress(sentence, hasChecksum: hasChecksum) {
+      // `$` followed by anything but an address: random bytes, not an unchecked sentence.
+      handle(.rejected(.notASentence, line: sentenceLine))
     } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
       handle(.rejected(.tooLong, line: sentenceLine))
     } else {
       handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine)))
     }
+  }
+
+  /// Whether the address looks like one: a talker sentence's is 2 to 8 letters or digits
+  /// up to the comma (`GPGGA`, `AIVDM`; gpsd passes `STI` and `SNRSTAT`); a proprietary
+  /// one starts with `P` and two more, and is free-form after that when checksummed
+  /// (gpsd passes `$PSRFTXTVersion GSW3...`, `$PSTMANTENNASTATUS`, Magellan's `PMGNst`),
+  /// letters and digits up to the comma otherwise.
+  @inline(__always)
+  private static func hasWellFormedAddress(_ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool) -> Bool {
+    @inline(__always) func isAlphanumeric(_ byte: UInt8) -> Bool {
+      (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
+    }
+    guard sentence.count >= 3, isAlphanumeric(sentence[1]), isAlphanumeric(sentence[2]) else { return false }
+    let proprietary = sentence[1] == UInt8(ascii: "P")
+    if proprietary {
+      guard sentence.count >= 4, isAlphanumeric(sentence[3]) else { return false }
+      if hasChecksum { return true }
+    }
+    let limit = proprietary ? 24 : 9
+    var index = 3
+    while index < sentence.count && sentence[index] != UInt8(ascii: ",") {
+      guard index < limit, isAlphanumeric(sentence[index]) else { return false }
+      index += 1
+    }
+    return true
   }
 
   /// A standard address: five upper-case letters or digits after the delimiter, not `P…`.

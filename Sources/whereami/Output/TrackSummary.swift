@@ -75,6 +75,7 @@ struct TrackSummary {
 
   private var otherCounts: [(String, Int)] {
     statistics.otherByAddress.sorted { $0.key < $1.key }.map { ($0.key.description, $0.value) }
+      + (statistics.otherUnlisted > 0 ? [("(unlisted)", statistics.otherUnlisted)] : [])
   }
 
   private var rejectionCounts: [(RejectionReason, Int)] {
