@@ -111,7 +111,8 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         }
         emit(Location(fix).map(SourceEvent.location) ?? .noFix, sink)
       case .rejected(let rejection):
-        options.onRejection?(rejection)
+        // Nothing after stop: the rest of the buffer is not reported either.
+        if reader.isRunning { options.onRejection?(rejection) }
       case .sentence:
         break
       }

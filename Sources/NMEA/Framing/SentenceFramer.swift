@@ -315,26 +315,33 @@ public struct SentenceFramer {
     }
   }
 
-  /// Whether the address looks like one: a talker sentence's is 2 to 8 letters or digits
-  /// up to the comma (`GPGGA`, `AIVDM`; gpsd passes `STI` and `SNRSTAT`); a proprietary
-  /// one starts with `P` and two more, and is free-form after that when checksummed
-  /// (gpsd passes `$PSRFTXTVersion GSW3...`, `$PSTMANTENNASTATUS`, Magellan's `PMGNst`),
-  /// letters and digits up to the comma otherwise.
+  /// Whether the address looks like one. A checksummed sentence needs two letters or
+  /// digits and, unless proprietary (`P…`, free-form after that: gpsd passes
+  /// `$PSRFTXTVersion GSW3...`, `$PSTMANTENNASTATUS`, Magellan's `PMGNst`), 2 to 8 of them
+  /// up to the comma (`GPGGA`, `AIVDM`, `STI`, `SNRSTAT`). A sentence without a checksum has
+  /// nothing else vouching for it, so it needs 3 to 8 capitals or digits starting with two
+  /// capitals, then a comma (`GPGGA,`; gpsd passes SkyTraq's `$STI,IC,error=4`): random
+  /// text is not a sentence.
   @inline(__always)
   private static func hasWellFormedAddress(_ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool) -> Bool {
     @inline(__always) func isAlphanumeric(_ byte: UInt8) -> Bool {
       (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
     }
-    guard sentence.count >= 3, isAlphanumeric(sentence[1]), isAlphanumeric(sentence[2]) else { return false }
-    let proprietary = sentence[1] == UInt8(ascii: "P")
-    if proprietary {
-      guard sentence.count >= 4, isAlphanumeric(sentence[3]) else { return false }
-      if hasChecksum { return true }
+    @inline(__always) func isCapital(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "A") < 26 }
+    guard hasChecksum else {
+      guard sentence.count >= 5, isCapital(sentence[1]), isCapital(sentence[2]) else { return false }
+      var index = 3
+      while index < sentence.count && sentence[index] != UInt8(ascii: ",") {
+        guard index < 9, isCapital(sentence[index]) || sentence[index] &- UInt8(ascii: "0") < 10 else { return false }
+        index += 1
+      }
+      return index >= 4 && index < sentence.count
     }
-    let limit = proprietary ? 24 : 9
+    guard sentence.count >= 3, isAlphanumeric(sentence[1]), isAlphanumeric(sentence[2]) else { return false }
+    if sentence[1] == UInt8(ascii: "P") { return true }
     var index = 3
     while index < sentence.count && sentence[index] != UInt8(ascii: ",") {
-      guard index < limit, isAlphanumeric(sentence[index]) else { return false }
+      guard index < 9, isAlphanumeric(sentence[index]) else { return false }
       index += 1
     }
     return true
