@@ -1,0 +1,116 @@
+import Dispatch
+import LocationKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `whereami watch [SOURCE]`: the live position, full screen.
+enum WatchCommand {
+  /// The SOURCE when none is given: the local gpsd.
+  static let defaultSource = "gpsd://localhost:\(SourceAddress.gpsdDefaultPort)"
+
+  static let spec = CommandSpec(
+    name: "watch",
+    abstract: "Watch the live position full screen: values, satellites, distance travelled and a track map.",
+    arguments: "[SOURCE]",
+    minimumArguments: 0,
+    maximumArguments: 1,
+    options: [
+      OptionSpec(
+        name: "speed", value: "X",
+        help: "Replay a log FILE at X times its own pace (default 1; 0 as fast as it reads)."),
+      OptionSpec(
+        name: "coords", value: "STYLE",
+        help: "Coordinates as decimal degrees (decimal, the default), degrees and minutes (dm) or dms."),
+      OptionSpec(name: "units", value: "UNITS", help: "metric (the default), imperial or nautical."),
+    ] + LocationSession.specs,
+    discussion: """
+      SOURCE is gpsd://HOST[:PORT][/DEVICE] (default \(defaultSource)), a serial device
+      (/dev/ttyUSB0), tcp://HOST:PORT (an NMEA stream), - for standard input, or an NMEA log
+      FILE, replayed at its own pace times --speed.
+      On a terminal the view fills the screen: time, position, accuracy, altitudes, speed,
+      course, climb, distance travelled (jitter-proof) and from the start, fix mode and
+      quality, DOPs, the age of the fix, the satellites per constellation, and the track
+      around the position in braille dots with the accuracy circle and a scale. Errors show
+      on the status line. Keys: q quits (as do Ctrl-C and SIGTERM), Ctrl-L redraws.
+      When standard output is not a terminal, or TERM is dumb or unset, one line per fix is
+      written instead, as 'whereami print' does. NO_COLOR turns colours off.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    let options = try displayOptions(arguments)
+    let text = arguments.positionals.first ?? defaultSource
+    let address = try? SourceAddress(text)
+    // An invalid SOURCE is reported by makeManager, with its reason.
+    let speed =
+      try address.map { address throws(CommandError) in
+        try replaySpeed(arguments, replaying: isLogFile(address))
+      } ?? nil
+    let queue = DispatchQueue(label: "whereami.watch")
+    let (manager, name) = try LocationSession.makeManager(
+      arguments, command: spec.name, replaySpeed: speed, defaultSource: defaultSource, queue: queue)
+    let display: any WatchDisplay
+    if usesFullScreen() {
+      let terminal = Terminal(output: STDOUT_FILENO, standardInputIsData: address == .standardInput)
+      display = ScreenDisplay(terminal: terminal, style: colorAllowed() ? .colored : .plain)
+    } else {
+      display = LineDisplay()
+    }
+    let session = WatchSession(
+      manager: manager, queue: queue, model: WatchModel(sourceName: name, options: options), display: display)
+    try session.run()
+  }
+
+  /// Whether to draw the full screen: on a terminal that understands cursor movement.
+  static func usesFullScreen() -> Bool {
+    guard isatty(STDOUT_FILENO) == 1 else { return false }
+    let term = environment("TERM") ?? ""
+    return !term.isEmpty && term != "dumb"
+  }
+
+  /// Colours unless `NO_COLOR` is set and not empty (no-color.org).
+  static func colorAllowed() -> Bool {
+    (environment("NO_COLOR") ?? "").isEmpty
+  }
+
+  private static func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  private static func isLogFile(_ address: SourceAddress) -> Bool {
+    if case .file = address { return true }
+    return false
+  }
+
+  /// `--coords` and `--units`.
+  static func displayOptions(_ arguments: ParsedArguments) throws(CommandError) -> WatchModel.Options {
+    var options = WatchModel.Options()
+    if let text = arguments.value("coords") {
+      guard let style = CoordinateStyle(rawValue: text) else {
+        throw CommandError(message: "watch: --coords '\(text)' is not one of decimal, dm, dms", code: .usage)
+      }
+      options.coordinates = style
+    }
+    if let text = arguments.value("units") {
+      guard let units = UnitSystem(rawValue: text) else {
+        throw CommandError(message: "watch: --units '\(text)' is not one of metric, imperial, nautical", code: .usage)
+      }
+      options.units = units
+    }
+    return options
+  }
+
+  /// The replay pace for a log file: `--speed`, 1 by default, `nil` (as fast as it reads)
+  /// for 0. Live sources keep their own pace, so `--speed` is refused for them.
+  static func replaySpeed(_ arguments: ParsedArguments, replaying: Bool) throws(CommandError) -> Double? {
+    guard let text = arguments.value("speed") else { return replaying ? 1 : nil }
+    guard let speed = Double(text), speed.isFinite, speed >= 0 else {
+      throw CommandError(message: "watch: --speed '\(text)' is not a number of 0 or more", code: .usage)
+    }
+    guard replaying else {
+      throw CommandError(message: "watch: --speed replays a log file; this SOURCE is live", code: .usage)
+    }
+    return speed > 0 ? speed : nil
+  }
+}

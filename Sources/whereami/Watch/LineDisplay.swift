@@ -1,0 +1,46 @@
+import LocationKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `whereami watch` when standard output is not a terminal (or `TERM=dumb`): one line per
+/// fix, written by `whereami print`'s renderer; transient errors on standard error as they
+/// happen.
+///
+/// Each line is written at once, not buffered: the reader follows a live position. A
+/// closed pipe (`| head -3`) ends the session quietly.
+final class LineDisplay: WatchDisplay, @unchecked Sendable {
+  // @unchecked Sendable: `output` and `session` are touched only on the session's serial
+  // queue, where the session calls every method.
+
+  let waitsAtEnd = false
+  private var output = OutputStream(descriptor: STDOUT_FILENO)
+  private weak var session: WatchSession?
+
+  /// A display on standard output.
+  init() {}
+
+  func begin(_ session: WatchSession) {
+    self.session = session
+  }
+
+  func changed(_ model: WatchModel, fix location: Location?, error: LocationError?) {
+    if let location {
+      output.write { line in LocationRenderer.text(location, model.odometer, into: &line) }
+      output.flush()
+      if output.isClosed { session?.finish(output.failure) }
+    }
+    // Final errors are reported once the session ends, with the exit code.
+    if let error, !error.isFinal {
+      printError("whereami: \(error.kind): \(error.message)")
+    }
+  }
+
+  func end() -> CommandError? {
+    output.flush()
+    return output.failure
+  }
+
+  func close() {}
+}

@@ -1,0 +1,137 @@
+import Dispatch
+import LocationKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a watch session shows what happens: the full screen (``ScreenDisplay``) or one
+/// line per fix (``LineDisplay``). Every method is called on the session's queue.
+protocol WatchDisplay: AnyObject {
+  /// Whether the display stays up after the source ended, until the user quits.
+  var waitsAtEnd: Bool { get }
+  /// Starts showing; called before updates start.
+  func begin(_ session: WatchSession)
+  /// The model changed: a new fix (`location`), an error, or a message.
+  func changed(_ model: WatchModel, fix location: Location?, error: LocationError?)
+  /// Stops showing and puts the terminal or the output in order; returns a failure of
+  /// its own (output that could not be written). Called before the manager stops, so that
+  /// a source slow to stop never keeps the terminal.
+  func end() -> CommandError?
+  /// Releases what must outlive the manager (the capture of standard error, which takes in
+  /// what the source still reports while it stops). Called after the manager stopped.
+  func close()
+}
+
+/// Runs `whereami watch`: a location manager feeds a ``WatchModel`` that a display shows,
+/// until the user quits (`q`, Ctrl-C, SIGTERM), a final error, or the end of the source.
+///
+/// The manager's callbacks, the signal handlers, the keys and the display's timer all run
+/// on one serial queue, so the model needs no lock.
+final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
+  // @unchecked Sendable: every mutable property (`model`, `failure`, `isFinished`,
+  // `signalSources`) and the display are touched only on `queue`, the manager's serial
+  // callback queue, on which the signal sources and the display's sources also run; `run`
+  // reaches them through `queue.sync`.
+
+  /// The queue everything runs on.
+  let queue: DispatchQueue
+  /// What is shown; read by the display on `queue`.
+  private(set) var model: WatchModel
+  private let manager: LocationManager
+  private let display: any WatchDisplay
+  private let finished = DispatchSemaphore(value: 0)
+  private var failure: CommandError?
+  private var isFinished = false
+  private var signalSources: [any DispatchSourceSignal] = []
+
+  /// A session showing `manager`'s locations on `display`; `queue` must be the manager's
+  /// callback queue.
+  init(manager: LocationManager, queue: DispatchQueue, model: WatchModel, display: any WatchDisplay) {
+    self.manager = manager
+    self.queue = queue
+    self.model = model
+    self.display = display
+    manager.delegate = self
+  }
+
+  /// Runs until the end; throws the error that ended it, if any, once the terminal is
+  /// restored.
+  func run() throws(CommandError) {
+    queue.sync {
+      for signalNumber in [SIGINT, SIGTERM] {
+        onSignal(signalNumber) { [self] in finish(nil) }
+      }
+      display.begin(self)
+    }
+    manager.startUpdatingLocation()
+    finished.wait()
+    let failure = queue.sync {
+      signalSources.forEach { $0.cancel() }
+      let displayFailure = display.end()
+      return self.failure ?? displayFailure
+    }
+    manager.stopUpdatingLocation()
+    queue.sync { display.close() }
+    if let failure { throw failure }
+  }
+
+  /// Calls `handler` on the queue when `signalNumber` arrives, instead of its default
+  /// action. Call on the queue.
+  func onSignal(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+    source.setEventHandler(handler: handler)
+    source.resume()
+    signalSources.append(source)
+  }
+
+  /// Ends the session (once): `failure` is what it ended with, `nil` for a normal end.
+  /// Call on the queue.
+  func finish(_ failure: CommandError?) {
+    guard !isFinished else { return }
+    isFinished = true
+    self.failure = failure
+    finished.signal()
+  }
+
+  /// Shows a line that something wrote on standard error. Call on the queue.
+  func note(_ message: String) {
+    guard !isFinished else { return }
+    model.note(message, at: wallClock())
+    display.changed(model, fix: nil, error: nil)
+  }
+
+  func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    guard !isFinished else { return }
+    let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
+    model.add(location, at: wallClock(), zone: zone)
+    display.changed(model, fix: location, error: nil)
+  }
+
+  func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+    guard !isFinished else { return }
+    model.fail(error, at: wallClock())
+    display.changed(model, fix: nil, error: error)
+    if error.code == .sourceEnded {
+      if !display.waitsAtEnd { finish(nil) }
+    } else if error.isFinal {
+      finish(CommandError(message: "\(error.kind): \(error.message)", code: LocationSession.exitCode(for: error)))
+    }
+  }
+}
+
+/// Seconds since the Unix epoch, from the system clock: what the ages on the screen and
+/// local times are counted from.
+func wallClock() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_REALTIME, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Seconds on the monotonic clock, for refresh intervals.
+func monotonicClock() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
