@@ -24,7 +24,9 @@ let package = Package(
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
-    .testTarget(name: "WhereAmITests", dependencies: ["whereami", "LocationKit", "NMEA", "TestSupport"]),
+    .testTarget(
+      name: "WhereAmITests", dependencies: ["whereami", "LocationKit", "NMEA", "TestSupport"],
+      resources: [.copy("Resources")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -
   (ReplayCommand.spec, ReplayCommand.run),
   (SummaryCommand.spec, SummaryCommand.run),
   (WatchCommand.spec, WatchCommand.run),
+  (ExportCommand.spec, ExportCommand.run),
 ]
 
 let overview = """

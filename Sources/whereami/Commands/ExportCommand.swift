@@ -1,0 +1,127 @@
+import LocationKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `whereami export SOURCE --format FORMAT [-o FILE]`: the track as GPX, GeoJSON, KML,
+/// CSV, JSON lines or an SVG map, written as the fixes come (constant memory).
+enum ExportCommand {
+  static let spec = CommandSpec(
+    name: "export",
+    abstract: "Export the track as GPX, GeoJSON, KML, CSV, JSON lines or an SVG map.",
+    arguments: "SOURCE",
+    minimumArguments: 1,
+    maximumArguments: 1,
+    options: [
+      OptionSpec(
+        name: "format", value: "FORMAT",
+        help: "gpx, geojson, kml, csv, jsonl or svg (default: from the extension of -o FILE)."),
+      OptionSpec(
+        name: "output", short: "o", value: "FILE",
+        help: "Write FILE, complete or not at all, instead of standard output."),
+      OptionSpec(
+        name: "gap", value: "SECONDS",
+        help: "Start a new track segment after a fix gap longer than this (default 10; 0 never)."),
+      OptionSpec(name: "points", value: nil, help: "GeoJSON: one Point feature per fix instead of lines."),
+      OptionSpec(name: "name", value: "NAME", help: "The track's name (default: the SOURCE's file name)."),
+    ] + LocationSession.specs,
+    discussion: """
+      SOURCE is what print takes: a log file, - for standard input, a serial receiver,
+      tcp://HOST:PORT or gpsd://HOST:PORT. A live source is recorded until Ctrl-C or
+      SIGTERM, and the export is then completed; interrupting the export of a log file
+      leaves no output file.
+      Formats: gpx (GPX 1.1, a segment per continuous span, gpxlogger's fields), geojson
+      (RFC 7946: a LineString feature per segment, or Point features with --points), kml
+      (KML 2.2: timestamped fixes and the track's lines), csv (RFC 4180, every field),
+      jsonl (the lines of print --json) and svg (a map of the track coloured by speed, with
+      a scale bar, a north arrow, start and end markers and a legend).
+      With -o FILE the export is written to FILE.partial-PID and renamed to FILE when it is
+      complete; on an error or an interruption the partial file is removed. A FILE that
+      cannot be created or written gives exit code 74.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    let format = try format(arguments)
+    let gap = try gap(arguments)
+    let points = arguments.has("points")
+    if points && format != .geojson {
+      throw CommandError(message: "export: --points is for --format geojson", code: .usage)
+    }
+    let source = arguments.positionals[0]
+    let header = ExportHeader(name: arguments.value("name") ?? trackName(source), source: source, gap: gap)
+    if let file = arguments.value("output"), isSameFile(file, source) {
+      // Renaming the export over its own log would lose the log.
+      throw CommandError(message: "export: -o '\(file)' is the SOURCE itself", code: .usage)
+    }
+    let session = try ExportSession(arguments, command: spec.name, gap: gap)
+    let output = try ExportOutput.open(arguments.value("output"), partial: session.partialFile)
+    let writer: any ExportWriter
+    do throws(CommandError) {
+      writer = try format.makeWriter(header, points: points)
+    } catch {
+      output.discard()
+      throw error
+    }
+    switch session.run(writer: writer, output: output) {
+    case .ended:
+      try output.commit()
+      if session.recorded.fixes == 0 {
+        printError("whereami: no fixes in \(session.sourceName); the export has no track")
+      }
+    case .recordingStopped:
+      try output.commit()
+      let recorded = session.recorded
+      printError(
+        "whereami: \(recorded.fixes) fixes from \(session.sourceName) written to \(output.name); "
+          + "distance \(fixed(recorded.distance, 1)) m")
+    case .outputClosed:
+      output.discard()
+    case .failed(let error):
+      output.discard()
+      throw error
+    }
+  }
+
+  /// `--format`, or the format `-o FILE`'s extension names.
+  static func format(_ arguments: ParsedArguments) throws(CommandError) -> ExportFormat {
+    let names = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+    if let text = arguments.value("format") {
+      guard let format = ExportFormat(rawValue: text.lowercased()) else {
+        throw CommandError(message: "export: --format '\(text)' is not one of \(names)", code: .usage)
+      }
+      return format
+    }
+    if let file = arguments.value("output"), let format = ExportFormat(fileName: file) {
+      return format
+    }
+    throw CommandError(message: "export: --format is missing (\(names))", code: .usage)
+  }
+
+  /// `--gap` in seconds (default 10; 0 never splits).
+  static func gap(_ arguments: ParsedArguments) throws(CommandError) -> Double {
+    guard let text = arguments.value("gap") else { return 10 }
+    guard let value = Double(text), value >= 0, value.isFinite else {
+      throw CommandError(message: "export: --gap '\(text)' is not a number of seconds", code: .usage)
+    }
+    return value
+  }
+
+  /// Whether two paths name the same existing file.
+  static func isSameFile(_ first: String, _ second: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+  }
+
+  /// The default track name: a log file's name without its extension, otherwise the
+  /// source's description (`gpsd://localhost:2947`, `standard input`).
+  static func trackName(_ source: String) -> String {
+    guard let address = try? SourceAddress(source) else { return source }
+    guard case .file(let path) = address else { return address.description }
+    let file = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+    return String(file[..<dot])
+  }
+}

@@ -1,0 +1,54 @@
+import LocationKit
+import NMEA
+
+/// CSV per RFC 4180: a header row, then one row per fix with every field of
+/// ``ExportField/all``; CRLF line ends, an empty cell for what the receiver did not give.
+///
+/// Numbers are written as `print --json` writes them (`.` decimal point, no thousands
+/// separator), times as ISO 8601 UTC, so spreadsheets and `pandas.read_csv` take them
+/// without options.
+final class CSVWriter: ExportWriter {
+  private let fields = ExportField.all
+
+  init(_ header: ExportHeader) {}
+
+  func begin(into output: inout ByteBuffer) {
+    for (index, field) in fields.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      output.append(field.name)
+    }
+    output.append("\r\n")
+  }
+
+  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+    for (index, field) in fields.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      switch field.value(fix) {
+      case .missing: break
+      case .number(let number, let decimals): output.append(number, decimals: decimals)
+      case .integer(let integer): output.append(integer: integer)
+      case .text(let text): Self.append(cell: text, into: &output)
+      case .time(let timestamp): output.append(timestamp)
+      }
+    }
+    output.append("\r\n")
+  }
+
+  func end(into output: inout ByteBuffer, flush: ExportFlush) {}
+
+  /// A text cell, quoted (with inner quotes doubled) when it holds a comma, a quote or a
+  /// line break, as RFC 4180 requires.
+  static func append(cell text: String, into output: inout ByteBuffer) {
+    let special = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    guard special else {
+      output.append(string: text)
+      return
+    }
+    output.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "\"") { output.append(UInt8(ascii: "\"")) }
+      output.append(byte)
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+}

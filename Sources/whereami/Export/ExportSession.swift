@@ -1,0 +1,237 @@
+import Dispatch
+import LocationKit
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs a location manager over the SOURCE of an export and hands each fix to a writer,
+/// with the track cut into segments at fix gaps.
+///
+/// `--accuracy` and `--distance-filter` mean what they mean for `print` (the same options,
+/// parsed by ``LocationSession/makeManager``), but they are applied here rather than by the
+/// manager: a gap is a stretch without fixes from the receiver, and fixes left out by the
+/// filters must not look like one (a walker standing still for a minute under
+/// `--distance-filter 5` has not lost the fix). The odometer counts the exported fixes
+/// only, as `print`'s does, so distances match `print --json` exactly.
+///
+/// Ctrl-C or SIGTERM on a live source (gpsd, a serial receiver, a TCP stream, a pipe) ends
+/// the recording and the export is completed, as gpxlogger does; a second one gives up. On
+/// a log file (or a file on standard input), which ends by itself, the export is
+/// interrupted at once: the partial file is removed and the process ends with 128 plus the
+/// signal's number. The signals are handled on a queue of their own, so that they work
+/// while the export waits for an output that does not take its bytes.
+final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
+  // @unchecked Sendable: after init, every mutable property but `signalsSeen` is touched
+  // only on `queue`, the manager's serial callback queue (`run` and `recorded` reach them
+  // through `queue.sync`); `signalsSeen` is touched only on `signalQueue`, a serial queue.
+  // `signalSources` is set in init and only kept alive afterwards.
+
+  /// How an export ended.
+  enum Outcome {
+    /// The source ended; the document is complete.
+    case ended
+    /// Ctrl-C or SIGTERM ended a live source's recording; the document is complete.
+    case recordingStopped
+    /// Standard output was closed by its reader: nothing more to write, not an error.
+    case outputClosed
+    /// A final error of the source, or a write failure (already reported when the message
+    /// is `nil`).
+    case failed(CommandError)
+  }
+
+  /// The source's name for messages.
+  let sourceName: String
+  /// Whether the source goes on until stopped (gpsd, serial, TCP, a pipe).
+  let isLive: Bool
+  /// The `-o FILE` export's partial file, for the signal handlers.
+  let partialFile = PartialFile()
+  private let queue = DispatchQueue(label: "whereami.export")
+  private let signalQueue = DispatchQueue(label: "whereami.export.signals")
+  private var signalsSeen = 0
+  private let manager: LocationManager
+  private let desiredAccuracy: Double
+  private let distanceFilter: Double
+  private let gap: Double
+  private let finished = DispatchSemaphore(value: 0)
+  private var signalSources: [any DispatchSourceSignal] = []
+
+  private var writer: (any ExportWriter)?
+  private var output: ExportOutput?
+  private var outcome = Outcome.ended
+  private var stopped = false
+  private var fixes = 0
+  private var odometer = TrackOdometer()
+  private var segment = -1
+  private var breakPending = false
+  private var lastReceiverFix: (epoch: Double?, timeOfDay: Double)?
+  private var lastExported: Location?
+
+  /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
+  init(_ arguments: ParsedArguments, command: String, gap: Double) throws(CommandError) {
+    let (configured, name) = try LocationSession.makeManager(
+      arguments, command: command, replaySpeed: nil, defaultSource: "-", queue: queue)
+    // The filters are applied here (see above): the manager delivers every fix.
+    desiredAccuracy = configured.desiredAccuracy
+    distanceFilter = configured.distanceFilter
+    configured.desiredAccuracy = LocationAccuracy.best
+    configured.distanceFilter = LocationDistance.none
+    manager = configured
+    sourceName = name
+    isLive = Self.isLive(arguments.positionals.first ?? "-")
+    if !isLive {
+      // A log file falls silent only while the manager holds its reader back for a slow
+      // output: that is no "location unknown".
+      manager.watchdogTimeout = .greatestFiniteMagnitude
+    }
+    self.gap = gap
+    manager.delegate = self
+    // From before the output is opened, so that no signal can leave its partial file.
+    let output = arguments.value("output")
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
+      source.setEventHandler { [self] in
+        signalsSeen += 1
+        if isLive && signalsSeen == 1 {
+          queue.async { [self] in finish(.recordingStopped) }
+        } else {
+          Self.abandon(partialFile, output: output, signal: signalNumber)
+        }
+      }
+      source.resume()
+      signalSources.append(source)
+    }
+  }
+
+  /// Whether SOURCE goes on until stopped: everything but a regular file (named, or on
+  /// standard input).
+  static func isLive(_ source: String) -> Bool {
+    var info = stat()
+    switch try? SourceAddress(source) {
+    case .file(let path): return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    case .standardInput: return fstat(STDIN_FILENO, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
+    default: return true
+    }
+  }
+
+  /// Runs until the source ends, a final error, a write failure or (for a live source) a
+  /// signal, writing the document's beginning, every fix and, unless failed, its end.
+  func run(writer: any ExportWriter, output: ExportOutput) -> Outcome {
+    let started = queue.sync { () -> Bool in
+      self.writer = writer
+      self.output = output
+      if isLive { output.flushesEachFix = true }
+      do throws(CommandError) {
+        try writer.begin(into: &output.buffer)
+      } catch {
+        outcome = .failed(error)
+        return false
+      }
+      output.fixWritten()
+      return true
+    }
+    guard started else { return queue.sync { outcome } }
+    manager.startUpdatingLocation()
+    finished.wait()
+    manager.stopUpdatingLocation()
+    return queue.sync {
+      switch outcome {
+      case .ended, .recordingStopped:
+        do throws(CommandError) {
+          try writer.end(into: &output.buffer, flush: output.write)
+        } catch {
+          outcome = .failed(error)
+        }
+      case .outputClosed, .failed:
+        break
+      }
+      return outcome
+    }
+  }
+
+  /// The number of fixes exported and the distance travelled, for the closing message.
+  var recorded: (fixes: Int, distance: Double) {
+    queue.sync { (fixes, odometer.distance) }
+  }
+
+  /// Ends the session (on `queue`) with `outcome`, once.
+  private func finish(_ outcome: Outcome) {
+    guard !stopped else { return }
+    stopped = true
+    self.outcome = outcome
+    manager.stopUpdatingLocation()
+    finished.signal()
+  }
+
+  /// Ends the process for an interruption, from the signal queue, without waiting for the
+  /// export (whose output may be stuck): the partial file goes, unless the export has just
+  /// been completed, in which case the signal came too late to matter.
+  private static func abandon(_ partialFile: PartialFile, output: String?, signal signalNumber: Int32) {
+    switch partialFile.removeUnlessCompleted(signal: signalNumber) {
+    case .completed: return
+    case .removed: printError("whereami: interrupted; '\(output ?? "")' not written")
+    case .none: if let output, output != "-" { printError("whereami: interrupted; '\(output)' is incomplete") }
+    }
+    // The shell's convention for a program ended by a signal: 128 + its number.
+    _exit(128 + signalNumber)
+  }
+
+  func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    guard !stopped, let writer, let output else { return }
+    // A gap is measured between the receiver's fixes, before the filters.
+    let epoch = location.timestamp?.secondsSinceEpoch
+    let timeOfDay = location.timeOfDay.seconds
+    if gap > 0, let last = lastReceiverFix {
+      var difference: Double
+      if let epoch, let lastEpoch = last.epoch {
+        difference = epoch - lastEpoch
+      } else {
+        // Times of day only: the shorter way round the clock (a log crossing midnight).
+        difference = timeOfDay - last.timeOfDay
+        if difference > 43_200 { difference -= 86_400 }
+        if difference < -43_200 { difference += 86_400 }
+      }
+      if abs(difference) > gap { breakPending = true }
+    }
+    lastReceiverFix = (epoch, timeOfDay)
+
+    // The filters of `print` (LocationManager's desiredAccuracy and distanceFilter).
+    if desiredAccuracy > 0 {
+      guard let accuracy = location.horizontalAccuracy, accuracy <= desiredAccuracy else { return }
+    }
+    if distanceFilter > 0, let last = lastExported, location.distance(from: last) < distanceFilter { return }
+    lastExported = location
+    odometer.add(location)
+    let startsSegment = fixes == 0 || breakPending
+    if startsSegment { segment += 1 }
+    breakPending = false
+    fixes += 1
+    do throws(CommandError) {
+      try writer.add(
+        ExportFix(location: location, odometer: odometer, segment: segment, startsSegment: startsSegment),
+        into: &output.buffer)
+    } catch {
+      finish(.failed(error))
+      return
+    }
+    output.fixWritten()
+    if let failure = output.failure {
+      finish(.failed(failure))
+    } else if output.isClosed {
+      finish(.outputClosed)
+    }
+  }
+
+  func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+    guard !stopped else { return }
+    if error.code == .sourceEnded {
+      finish(.ended)
+      return
+    }
+    printError("whereami: \(error.kind): \(error.message)")
+    guard error.isFinal else { return }
+    finish(.failed(CommandError(message: nil, code: LocationSession.exitCode(for: error))))
+  }
+}

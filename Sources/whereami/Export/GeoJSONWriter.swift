@@ -1,0 +1,199 @@
+import LocationKit
+import NMEA
+
+/// GeoJSON (RFC 7946) of the track: a `FeatureCollection` with one `LineString` feature per
+/// segment (a continuous span of fixes; a fix gap starts the next), in order.
+///
+/// The structure is what streaming allows with constant memory: a feature's coordinates are
+/// written as the fixes come, and its `properties` after its `geometry` (JSON member order
+/// is free), when the segment's end is known: `segment` (its index from 0), `start` and
+/// `end` (ISO 8601 UTC, omitted for logs without a date), `fixes`, `distance` (jitter-proof,
+/// metres) and `pathLength` (every step summed), both counted within the segment. A segment
+/// of a single fix is a `Point` feature with the same properties, since a `LineString`
+/// needs two positions. The whole track's figures follow the `features` array as foreign
+/// members of the collection (RFC 7946 section 6.1): `name`, `start`, `end`, `fixes`,
+/// `segments`, and `distance`, `pathLength` and `displacement` as `print` counts them
+/// (across gaps too).
+///
+/// Positions are longitude, latitude and, when known, the height above the WGS84
+/// ellipsoid (RFC 7946 section 3.1.1: not the altitude above mean sea level), with nine
+/// decimals for the coordinates. There is no `crs` member: RFC 7946 coordinates are WGS84.
+final class GeoJSONTrackWriter: ExportWriter {
+  private let header: ExportHeader
+  private var summary = GeoJSONSummary()
+  private var features = 0
+  /// The segment's first fix, held until a second one shows it is a line.
+  private var held: ExportFix?
+  private var lineOpen = false
+  private var segmentFirst: ExportFix?
+  private var segmentLast: ExportFix?
+  private var segmentFixes = 0
+
+  init(_ header: ExportHeader) { self.header = header }
+
+  func begin(into output: inout ByteBuffer) {
+    output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+  }
+
+  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+    if fix.startsSegment {
+      closeSegment(into: &output)
+      segmentFirst = fix
+      segmentFixes = 0
+      held = fix
+    } else if let first = held {
+      startFeature(into: &output)
+      output.append("\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\n")
+      GeoJSONSummary.appendPosition(first.location, into: &output)
+      output.append(",\n")
+      GeoJSONSummary.appendPosition(fix.location, into: &output)
+      held = nil
+      lineOpen = true
+    } else {
+      output.append(",\n")
+      GeoJSONSummary.appendPosition(fix.location, into: &output)
+    }
+    segmentLast = fix
+    segmentFixes += 1
+    summary.add(fix)
+  }
+
+  func end(into output: inout ByteBuffer, flush: ExportFlush) {
+    closeSegment(into: &output)
+    output.append("\n]")
+    summary.appendMembers(name: header.name, into: &output)
+    output.append("}\n")
+  }
+
+  private func startFeature(into output: inout ByteBuffer) {
+    if features > 0 { output.append(",\n") }
+    features += 1
+    output.append("{\"type\":\"Feature\",")
+  }
+
+  /// Ends the current segment's feature: its properties now that its end is known.
+  private func closeSegment(into output: inout ByteBuffer) {
+    guard let first = segmentFirst, let last = segmentLast else { return }
+    if let single = held {
+      startFeature(into: &output)
+      output.append("\"geometry\":{\"type\":\"Point\",\"coordinates\":")
+      GeoJSONSummary.appendPosition(single.location, into: &output)
+      output.append("},")
+      held = nil
+    } else if lineOpen {
+      output.append("\n]},")
+      lineOpen = false
+    }
+    output.append("\"properties\":{\"segment\":")
+    output.append(integer: first.segment)
+    GeoJSONSummary.appendTime(",\"start\":", first.location.timestamp, into: &output)
+    GeoJSONSummary.appendTime(",\"end\":", last.location.timestamp, into: &output)
+    output.append(",\"fixes\":")
+    output.append(integer: segmentFixes)
+    output.append(",\"distance\":")
+    output.append(last.odometer.distance - first.odometer.distance, decimals: 3)
+    output.append(",\"pathLength\":")
+    output.append(last.odometer.pathLength - first.odometer.pathLength, decimals: 3)
+    output.append("}}")
+    segmentFirst = nil
+    segmentLast = nil
+  }
+}
+
+/// GeoJSON with `--points`: a `FeatureCollection` of one `Point` feature per fix, whose
+/// properties are every field of the fix (``ExportField/all`` but the coordinates, which
+/// are the geometry); unknown values are omitted. The track's figures follow the
+/// `features` array as in ``GeoJSONTrackWriter``.
+final class GeoJSONPointsWriter: ExportWriter {
+  private let header: ExportHeader
+  private let fields = ExportField.all.filter { $0.name.description != "lat" && $0.name.description != "lon" }
+  private var summary = GeoJSONSummary()
+
+  init(_ header: ExportHeader) { self.header = header }
+
+  func begin(into output: inout ByteBuffer) {
+    output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+  }
+
+  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+    if summary.fixes > 0 { output.append(",\n") }
+    output.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":")
+    GeoJSONSummary.appendPosition(fix.location, into: &output)
+    output.append("},\"properties\":{")
+    var first = true
+    for field in fields {
+      let value = field.value(fix)
+      if case .missing = value { continue }
+      output.append(first ? "\"" : ",\"")
+      first = false
+      output.append(field.name)
+      output.append("\":")
+      output.append(json: value)
+    }
+    output.append("}}")
+    summary.add(fix)
+  }
+
+  func end(into output: inout ByteBuffer, flush: ExportFlush) {
+    output.append("\n]")
+    summary.appendMembers(name: header.name, into: &output)
+    output.append("}\n")
+  }
+}
+
+/// The whole track's figures, written as foreign members after the `features` array.
+struct GeoJSONSummary {
+  private(set) var fixes = 0
+  private var segments = 0
+  private var start: Timestamp?
+  private var end: Timestamp?
+  private var odometer = TrackOdometer()
+
+  mutating func add(_ fix: ExportFix) {
+    if fixes == 0 { start = fix.location.timestamp }
+    fixes += 1
+    if fix.startsSegment { segments += 1 }
+    end = fix.location.timestamp
+    odometer = fix.odometer
+  }
+
+  /// `,"name":...,"start":...` up to `displacement`, ready to follow the `features` array.
+  func appendMembers(name: String, into output: inout ByteBuffer) {
+    output.append(",\"name\":")
+    output.append(jsonString: name)
+    Self.appendTime(",\"start\":", start, into: &output)
+    Self.appendTime(",\"end\":", end, into: &output)
+    output.append(",\"fixes\":")
+    output.append(integer: fixes)
+    output.append(",\"segments\":")
+    output.append(integer: segments)
+    output.append(",\"distance\":")
+    output.append(odometer.distance, decimals: 3)
+    output.append(",\"pathLength\":")
+    output.append(odometer.pathLength, decimals: 3)
+    output.append(",\"displacement\":")
+    output.append(odometer.displacement, decimals: 3)
+  }
+
+  /// A position: `[lon,lat]`, or `[lon,lat,height]` with the ellipsoidal height when known.
+  static func appendPosition(_ location: Location, into output: inout ByteBuffer) {
+    output.append(UInt8(ascii: "["))
+    output.append(location.longitude, decimals: 9)
+    output.append(UInt8(ascii: ","))
+    output.append(location.latitude, decimals: 9)
+    if let height = location.ellipsoidalAltitude, height.isFinite {
+      output.append(UInt8(ascii: ","))
+      output.append(height, decimals: 4)
+    }
+    output.append(UInt8(ascii: "]"))
+  }
+
+  /// `key"time"` when the time is known.
+  static func appendTime(_ key: StaticString, _ time: Timestamp?, into output: inout ByteBuffer) {
+    guard let time else { return }
+    output.append(key)
+    output.append(UInt8(ascii: "\""))
+    output.append(time)
+    output.append(UInt8(ascii: "\""))
+  }
+}

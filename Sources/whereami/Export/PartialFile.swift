@@ -1,0 +1,74 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The partial file an export writes before renaming it to FILE, shared between the export
+/// and the signal handlers: an interruption removes it, unless the rename that completes the
+/// export came first. The two never overlap, so FILE is either complete or absent.
+final class PartialFile: @unchecked Sendable {
+  // @unchecked Sendable: `path`, `completed` and `removed` are only touched while holding
+  // `lock`, a semaphore used as a mutex.
+  private let lock = DispatchSemaphore(value: 1)
+  private var path: String?
+  private var completed = false
+  private var removed = false
+  private var interruption: Int32?
+
+  /// What an interruption found.
+  enum Removal {
+    /// The partial file was removed (or was about to be created, and now will not matter).
+    case removed
+    /// The export had been completed already: the interruption came too late to matter.
+    case completed
+    /// The export writes no partial file (standard output, a device, a FIFO).
+    case none
+  }
+
+  /// Names the partial file before it is created, so that an interruption from then on
+  /// removes it.
+  func prepare(_ path: String) {
+    withLock { self.path = path }
+  }
+
+  /// What completing the export found.
+  enum Completion {
+    case renamed
+    /// `rename` failed with this errno.
+    case failed(Int32)
+    /// A signal removed the partial file first; the process is ending with it.
+    case interrupted(signal: Int32)
+  }
+
+  /// Completes the export by `rename` (the partial file's path to FILE; returns an errno,
+  /// 0 for success), unless the partial file was removed first.
+  func complete(_ rename: (String) -> Int32) -> Completion {
+    withLock {
+      if let interruption { return .interrupted(signal: interruption) }
+      guard let path, !removed else { return .failed(ENOENT) }
+      let failure = rename(path)
+      completed = failure == 0
+      return completed ? .renamed : .failed(failure)
+    }
+  }
+
+  /// Removes the partial file unless the export was completed (any thread); `signal` is the
+  /// interruption's, if one removes it.
+  func removeUnlessCompleted(signal: Int32? = nil) -> Removal {
+    withLock {
+      guard let path else { return .none }
+      if completed { return .completed }
+      removed = true
+      if interruption == nil { interruption = signal }
+      unlink(path)
+      return .removed
+    }
+  }
+
+  private func withLock<T>(_ body: () -> T) -> T {
+    lock.wait()
+    defer { lock.signal() }
+    return body()
+  }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An anonymous temporary file for text a format needs later in the document than it
+/// arrives (KML's track line, which must follow its timestamped fixes), so that it waits on
+/// disk rather than in memory.
+///
+/// The file is unlinked as soon as it is made: nothing is left behind however the program
+/// ends.
+final class SpillFile {
+  private let descriptor: Int32
+  private let directory: String
+  private var buffer = ByteBuffer(capacity: SpillFile.flushThreshold + 4096)
+  private static let flushThreshold = 1 << 16
+
+  /// Makes the file in `$TMPDIR` (or `/tmp`).
+  init() throws(CommandError) {
+    let environment = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+    directory = environment.isEmpty ? "/tmp" : environment
+    var template = Array("\(directory)/whereami-export-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard made >= 0 else {
+      throw CommandError(
+        message: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))", code: .ioError)
+    }
+    descriptor = made
+    _ = fcntl(made, F_SETFD, FD_CLOEXEC)
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Appends what `render` writes.
+  func write(_ render: (inout ByteBuffer) -> Void) throws(CommandError) {
+    render(&buffer)
+    if buffer.count >= Self.flushThreshold { try flush() }
+  }
+
+  private func flush() throws(CommandError) {
+    let bytes = buffer.bytes
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw failure("write")
+      }
+      offset += written
+    }
+    buffer.removeAll()
+  }
+
+  /// Appends everything written so far to `output`, a chunk at a time, flushing `output`
+  /// between chunks.
+  func copy(into output: inout ByteBuffer, flush flushOutput: ExportFlush) throws(CommandError) {
+    try flush()
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind") }
+    let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.flushThreshold)
+    defer { chunk.deallocate() }
+    while true {
+      let count = read(descriptor, chunk.baseAddress, chunk.count)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure("read")
+      }
+      if count == 0 { return }
+      output.append(UnsafeBufferPointer(rebasing: chunk[0..<count]))
+      try flushOutput(&output)
+    }
+  }
+
+  private func failure(_ operation: String) -> CommandError {
+    CommandError(
+      message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(errno)))",
+      code: .ioError)
+  }
+}

@@ -1,0 +1,390 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `whereami export`'s formats, checked by the tools people load them into: gpsbabel reads
+/// the GPX and KML back, xmllint validates the GPX against the GPX 1.1 schema, Python's
+/// `geojson` validates the GeoJSON, headless Chromium renders the SVG. Every format is
+/// compared fix by fix with `print --json`.
+@Suite struct ExportFormatTests {
+  /// The logs every format is checked on, and their segment counts: a walk, a drive over
+  /// midnight whose 20 s without RMC still has GGA fixes (no gap), and the walk with a
+  /// minute cut out (a gap).
+  static func logs(_ scratch: ExportScratch) throws -> [(path: String, segments: Int)] {
+    [(Paths.fixture("walk.nmea"), 1), (Paths.fixture("drive-midnight.nmea"), 1), (try scratch.walkWithGap(), 2)]
+  }
+
+  @Test func gpxValidatesAgainstTheGPX11Schema() throws {
+    let scratch = try ExportScratch()
+    for (index, log) in try Self.logs(scratch).enumerated() {
+      let file = scratch.path("\(index).gpx")
+      let result = try runWhereAmI(["export", log.path, "--format", "gpx", "-o", file])
+      #expect(result.code == 0, "\(result.error)")
+      let check = try ExportTools.run(
+        ExportTools.xmllint, ["--noout", "--nonet", "--schema", ExportTools.gpxSchema, file])
+      #expect(check.code == 0, "\(log.path): \(check.error)")
+      #expect(check.error.contains("validates"))
+      let text = try scratch.read("\(index).gpx")
+      #expect(text.components(separatedBy: "<trkseg>").count - 1 == log.segments)
+      for element in ["<ele>", "<time>", "<sat>", "<hdop>", "<vdop>", "<pdop>", "<fix>3d</fix>", "<gpxtpx:speed>"] {
+        #expect(text.contains(element), "no \(element) in \(log.path)")
+      }
+    }
+    // The validator rejects what the schema forbids: a fix type GPX does not have.
+    let bad = try scratch.read("0.gpx").replacingOccurrences(of: "<fix>3d</fix>", with: "<fix>4d</fix>")
+    let rejected = try ExportTools.run(
+      ExportTools.xmllint, ["--noout", "--nonet", "--schema", ExportTools.gpxSchema, try scratch.write("bad.gpx", bad)])
+    #expect(rejected.code != 0)
+    #expect(rejected.error.contains("4d"))
+  }
+
+  @Test(arguments: ["gpx", "kml"]) func gpsbabelReadsTheTrackBack(format: String) throws {
+    let scratch = try ExportScratch()
+    let style = try scratch.write("points.style", ExportTools.gpsbabelStyle)
+    for (index, log) in try Self.logs(scratch).enumerated() {
+      let reference = try ReferenceFix.of(log.path)
+      let file = scratch.path("\(index).\(format)")
+      let result = try runWhereAmI(["export", log.path, "-o", file])
+      #expect(result.code == 0, "\(result.error)")
+      // The track: the same points, the same coordinates, the same length.
+      let read = try ExportTools.run(
+        ExportTools.gpsbabel,
+        ["-t", "-i", format, "-f", file, "-x", "nuketypes,waypoints", "-o", "xcsv,style=\(style)", "-F", "-"])
+      #expect(read.code == 0, "\(read.error)")
+      let rows = ExportTools.lines(read.output).map { $0.split(separator: ",").map(String.init) }
+      #expect(rows.count == reference.count, "\(log.path): gpsbabel read \(rows.count) of \(reference.count) points")
+      for (row, fix) in zip(rows, reference) where row[0] != fix.latitude || row[1] != fix.longitude {
+        Issue.record("\(log.path): gpsbabel read \(row[0]),\(row[1]) for \(fix.latitude),\(fix.longitude)")
+        break
+      }
+      // gpsbabel sums great circles on a sphere, we sum WGS84 geodesics: within 0.5 %. Its
+      // count starts again with each track it reads (each KML line, the one GPX trk): ours
+      // is summed over the same stretches.
+      var theirs = 0.0
+      var ours = 0.0
+      var trackStart = 0
+      for index in rows.indices where rows[index].count == 3 {
+        let distance = Double(rows[index][2]) ?? 0
+        let previous = index > 0 ? Double(rows[index - 1][2]) ?? 0 : 0
+        if index > 0 && distance < previous {
+          theirs += previous
+          ours += reference[index - 1].pathLength - reference[trackStart].pathLength
+          trackStart = index
+        }
+      }
+      theirs += Double(rows.last?[2] ?? "") ?? 0
+      ours += reference.last!.pathLength - reference[trackStart].pathLength
+      #expect(ours > 500)
+      #expect(abs(theirs - ours) / ours < 0.005, "\(log.path): gpsbabel \(theirs) m, ours \(ours) m")
+      // The times: GPX track points have them, KML has them on the fixes' placemarks.
+      let types = format == "gpx" ? ["-t", "-x", "nuketypes,waypoints"] : ["-x", "nuketypes,tracks,routes"]
+      let timed = try ExportTools.run(
+        ExportTools.gpsbabel, types + ["-i", format, "-f", file, "-o", "unicsv,utc=0", "-F", "-"])
+      let lines = ExportTools.lines(timed.output).dropFirst()
+      #expect(lines.count == reference.count)
+      for (line, fix) in [(lines.first, reference.first), (lines.last, reference.last)] {
+        let time = fix!.time!.replacingOccurrences(of: "-", with: "/").replacingOccurrences(of: "T", with: ",")
+        #expect(line?.contains(String(time.prefix(19))) == true, "\(line ?? "") has no \(time)")
+      }
+    }
+  }
+
+  @Test func kmlHasTimestampedFixesAndALinePerSegment() throws {
+    let scratch = try ExportScratch()
+    for (index, log) in try Self.logs(scratch).enumerated() {
+      let reference = try ReferenceFix.of(log.path)
+      let file = scratch.path("\(index).kml")
+      #expect(try runWhereAmI(["export", log.path, "--format", "kml", "-o", file]).code == 0)
+      #expect(try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", file]).code == 0)
+      let text = try scratch.read("\(index).kml")
+      #expect(text.contains("<kml xmlns=\"http://www.opengis.net/kml/2.2\">"))
+      #expect(text.components(separatedBy: "<TimeStamp><when>").count - 1 == reference.count)
+      #expect(text.components(separatedBy: "<LineString>").count - 1 == log.segments)
+      #expect(text.contains("<TimeSpan><begin>\(reference.first!.time!)</begin><end>\(reference.last!.time!)</end>"))
+    }
+  }
+
+  @Test func geojsonPassesTheValidatorAndRFC7946() throws {
+    let scratch = try ExportScratch()
+    var files: [String] = []
+    for (index, log) in try Self.logs(scratch).enumerated() {
+      let reference = try ReferenceFix.of(log.path)
+      let file = scratch.path("\(index).geojson")
+      files.append(file)
+      #expect(try runWhereAmI(["export", log.path, "-o", file]).code == 0)
+      let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+      let collection = try #require(document as? [String: Any])
+      #expect(collection["type"] as? String == "FeatureCollection")
+      #expect(!Self.hasMember("crs", document), "RFC 7946 has no crs member")
+      let features = try #require(collection["features"] as? [[String: Any]])
+      #expect(features.count == log.segments)
+      // Longitude first, as RFC 7946 section 3.1.1 says: the positions are the fixes.
+      var positions: [[Double]] = []
+      for (segment, feature) in features.enumerated() {
+        let geometry = try #require(feature["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "LineString")
+        let coordinates = try #require(geometry["coordinates"] as? [[Double]])
+        #expect(coordinates.count >= 2 && coordinates.allSatisfy { $0.count == 2 || $0.count == 3 })
+        positions += coordinates
+        let properties = try #require(feature["properties"] as? [String: Any])
+        #expect(properties["segment"] as? Int == segment)
+        #expect(properties["fixes"] as? Int == coordinates.count)
+        for key in ["start", "end", "distance", "pathLength"] { #expect(properties[key] != nil, "no \(key)") }
+      }
+      #expect(positions.count == reference.count)
+      for (position, fix) in zip(positions, reference)
+      where position[0] != Double(fix.longitude) || position[1] != Double(fix.latitude) {
+        Issue.record("\(log.path): position \(position) for lat \(fix.latitude) lon \(fix.longitude)")
+        break
+      }
+      #expect(collection["distance"] as? Double == reference.last!.distance)
+      #expect(collection["start"] as? String == reference.first!.time)
+      #expect(collection["segments"] as? Int == log.segments)
+    }
+    let points = scratch.path("points.geojson")
+    #expect(try runWhereAmI(["export", Paths.fixture("walk.nmea"), "--points", "-o", points]).code == 0)
+    files.append(points)
+    let validation = try ExportTools.run(ExportTools.python, ["-c", Self.geojsonCheck] + files)
+    #expect(validation.code == 0, "\(validation.output) \(validation.error)")
+    #expect(validation.output.contains("valid: \(files.count)"))
+    // The validator rejects what RFC 7946 forbids: a line of one position.
+    let bad = try scratch.write(
+      "bad.geojson",
+      #"{"type":"FeatureCollection","features":[{"type":"Feature","#
+        + #""geometry":{"type":"LineString","coordinates":[[13.3,52.5]]},"properties":{}}]}"#)
+    #expect(try ExportTools.run(ExportTools.python, ["-c", Self.geojsonCheck, bad]).code != 0)
+  }
+
+  @Test func geojsonPointsCarryEveryField() throws {
+    let reference = try ReferenceFix.of(Paths.fixture("drive-midnight.nmea"))
+    let result = try runWhereAmI(["export", Paths.fixture("drive-midnight.nmea"), "--format", "geojson", "--points"])
+    #expect(result.code == 0)
+    let collection = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as! [String: Any]
+    let features = collection["features"] as! [[String: Any]]
+    #expect(features.count == reference.count)
+    for (feature, fix) in zip(features, reference) {
+      let geometry = feature["geometry"] as! [String: Any]
+      let coordinates = geometry["coordinates"] as! [Double]
+      #expect(geometry["type"] as? String == "Point")
+      #expect(coordinates[0] == Double(fix.longitude) && coordinates[1] == Double(fix.latitude))
+      let properties = feature["properties"] as! [String: Any]
+      #expect(properties["time"] as? String == fix.time)
+      #expect(properties["distance"] as? Double == fix.distance)
+    }
+    let first = features[0]["properties"] as! [String: Any]
+    for key in ["mode", "quality", "eph", "altMSL", "altHAE", "epv", "speed", "hdop", "satellitesUsed", "pathLength"] {
+      #expect(first[key] != nil, "no \(key)")
+    }
+    #expect(!result.output.contains("null"))
+  }
+
+  @Test func csvHasAHeaderAndOneRowPerFixWithEveryField() throws {
+    let log = Paths.fixture("drive-midnight.nmea")
+    let reference = try ReferenceFix.of(log)
+    let result = try runWhereAmI(["export", log, "--format", "csv"])
+    #expect(result.code == 0)
+    // RFC 4180: CRLF after every record, the last one included.
+    #expect(result.output.hasSuffix("\r\n"))
+    #expect(!result.output.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    let rows = result.output.components(separatedBy: "\r\n").dropLast().map { $0.components(separatedBy: ",") }
+    let header = rows[0]
+    #expect(
+      header == [
+        "time", "segment", "lat", "lon", "mode", "quality", "eph", "accuracySource", "altMSL", "altHAE", "geoidSep",
+        "epv", "speed", "track", "climb", "heading", "magvar", "hdop", "vdop", "pdop", "satellitesUsed",
+        "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement",
+      ])
+    #expect(rows.count == reference.count + 1)
+    let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+    for (row, fix) in zip(rows.dropFirst(), reference) {
+      #expect(row.count == header.count)
+      #expect(row[column["lat"]!] == fix.latitude && row[column["lon"]!] == fix.longitude)
+      #expect(row[column["time"]!] == fix.time)
+    }
+    // Stopped at the traffic light the receiver gives no course: an empty cell, not 0.
+    let stopped = rows.filter { $0[0].hasPrefix("2025-12-31T23:57:2") }
+    #expect(!stopped.isEmpty && stopped.allSatisfy { $0[column["track"]!].isEmpty })
+    #expect(rows[1][column["quality"]!] == "GPS" && rows[1][column["satellitesUsed"]!] == "12")
+  }
+
+  @Test func jsonLinesAreThoseOfPrintJSON() throws {
+    for options in [[], ["--accuracy", "3.6"], ["--distance-filter", "15"]] {
+      for log in ["walk.nmea", "drive-midnight.nmea", "corrupted.nmea"] {
+        let printed = try runWhereAmI(["print", "--json"] + options + [Paths.fixture(log)])
+        let exported = try runWhereAmI(["export", "--format", "jsonl"] + options + [Paths.fixture(log)])
+        #expect(exported.code == 0)
+        #expect(!printed.output.isEmpty && exported.output == printed.output, "\(log) \(options)")
+      }
+    }
+  }
+
+  @Test func accuracyAndDistanceFilterWorkAsInPrint() throws {
+    let log = Paths.fixture("walk.nmea")
+    for options in [["--distance-filter", "20"], ["--accuracy", "3.55"]] {
+      let reference = try ReferenceFix.of(log, options)
+      #expect(reference.count > 10 && reference.count < 1160)
+      let gpx = try runWhereAmI(["export", log, "--format", "gpx"] + options).output
+      #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == reference.count)
+      // Fixes the filters leave out are no fix gap: at 1.4 m/s the walk's 20 m steps
+      // are more than 10 s apart, yet the track stays one segment.
+      #expect(gpx.components(separatedBy: "<trkseg>").count - 1 == 1)
+      let csv = try runWhereAmI(["export", log, "--format", "csv"] + options).output
+      let last = csv.components(separatedBy: "\r\n").dropLast().last!.components(separatedBy: ",")
+      #expect(Double(last[24]) == reference.last!.distance)
+    }
+  }
+
+  @Test func aFixGapStartsANewSegment() throws {
+    let scratch = try ExportScratch()
+    let log = try scratch.walkWithGap()
+    let gpx = try runWhereAmI(["export", log, "--format", "gpx"]).output
+    let segments = gpx.components(separatedBy: "<trkseg>")
+    try #require(segments.count - 1 == 2)
+    #expect(segments[1].contains("<time>2025-06-14T07:49:59.000Z</time>"))
+    #expect(segments[2].components(separatedBy: "<trkpt ").dropFirst().first?.contains("07:51:00.000Z") == true)
+    // A longer --gap joins the minute; --gap 0 never splits.
+    for gap in ["120", "0"] {
+      let joined = try runWhereAmI(["export", log, "--format", "gpx", "--gap", gap]).output
+      #expect(joined.components(separatedBy: "<trkseg>").count - 1 == 1, "--gap \(gap)")
+    }
+    let csv = try runWhereAmI(["export", log, "--format", "csv"]).output.components(separatedBy: "\r\n")
+    #expect(csv.filter { $0.hasPrefix("2025-06-14T07:49:59") }.first?.components(separatedBy: ",")[1] == "0")
+    #expect(csv.filter { $0.hasPrefix("2025-06-14T07:51:00") }.first?.components(separatedBy: ",")[1] == "1")
+  }
+
+  @Test func svgIsSelfContainedAndRendersInChromium() throws {
+    let scratch = try ExportScratch()
+    for (index, log) in try Self.logs(scratch).enumerated() {
+      let reference = try ReferenceFix.of(log.path)
+      let file = scratch.path("\(index).svg")
+      #expect(try runWhereAmI(["export", log.path, "-o", file]).code == 0)
+      let wellFormed = try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", file])
+      #expect(wellFormed.code == 0, "\(wellFormed.error)")
+      let text = try scratch.read("\(index).svg")
+      // Nothing to fetch: no scripts, links, images, style sheets or web fonts.
+      for forbidden in ["<script", "href", "<image", "@import", "@font-face", "<foreignObject"] {
+        #expect(!text.contains(forbidden), "\(forbidden) in the SVG")
+      }
+      #expect(text.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("http") == false)
+      let kilometres = String(format: "%.2f km", reference.last!.distance / 1000)
+      #expect(text.contains(" — \(kilometres) — "), "no \(kilometres) in the title")
+      #expect(text.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"7\"").count - 1 == log.segments)
+      for part in ["N</text>", "Speed</text>", "km/h</text>", "Start</text>", "End</text>", "linearGradient"] {
+        #expect(text.contains(part), "no \(part)")
+      }
+
+      let png = scratch.path("\(index).png")
+      let shot = try ExportTools.run(
+        ExportTools.chromium,
+        [
+          "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+          "--user-data-dir=\(scratch.path("chromium"))",
+          "--screenshot=\(png)", "--window-size=1000,760", URL(fileURLWithPath: file).absoluteString,
+        ], timeout: 180)
+      #expect(shot.code == 0, "\(shot.error)")
+      let analysis = try ExportTools.run(
+        ExportTools.python, ["-c", Self.pngCheck, png, "13,8,135", "204,71,120", "222,180,0"])
+      #expect(analysis.code == 0, "\(analysis.error)")
+      let picture = try JSONSerialization.jsonObject(with: Data(analysis.output.utf8)) as! [String: Int]
+      #expect(picture["width"] == 1000 && picture["height"] == 760)
+      // Not blank: many colours, the markers and the coloured line are on it.
+      #expect(picture["colours"]! > 100)
+      #expect(picture["white"]! < picture["pixels"]! * 9 / 10)
+      #expect(picture["start"]! > 50, "no green start marker")
+      #expect(picture["end"]! > 50, "no red end marker")
+      #expect(picture["line"]! > 500, "no speed-coloured line")
+    }
+  }
+
+  /// Whether a JSON value has a member `key` at any depth.
+  static func hasMember(_ key: String, _ value: Any) -> Bool {
+    if let object = value as? [String: Any] {
+      return object[key] != nil || object.values.contains { hasMember(key, $0) }
+    }
+    if let array = value as? [Any] { return array.contains { hasMember(key, $0) } }
+    return false
+  }
+
+  /// Validates GeoJSON files with the `geojson` package (python3-geojson): exit 1 and the
+  /// errors for the first invalid one.
+  static let geojsonCheck = """
+    import sys, geojson
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            document = geojson.load(f)
+        if not isinstance(document, geojson.FeatureCollection) or not document.is_valid:
+            print(path, document.errors())
+            sys.exit(1)
+    print('valid: %d' % (len(sys.argv) - 1))
+    """
+
+  /// Decodes a PNG (8-bit RGB or RGBA, as Chromium writes it) with nothing but zlib, and
+  /// prints its size, its number of distinct colours, how many pixels are white, how many
+  /// are the start marker's green and the end marker's red, and how many are near the
+  /// colours given as arguments (`r,g,b`).
+  static let pngCheck = """
+    import json, struct, sys, zlib
+
+    def decode(path):
+        data = open(path, 'rb').read()
+        if data[:8] != b'\\x89PNG\\r\\n\\x1a\\n':
+            sys.exit('not a PNG')
+        position, chunks, header = 8, [], None
+        while position < len(data):
+            length, kind = struct.unpack('>I4s', data[position:position + 8])
+            body = data[position + 8:position + 8 + length]
+            position += 12 + length
+            if kind == b'IHDR':
+                header = struct.unpack('>IIBBBBB', body)
+            elif kind == b'IDAT':
+                chunks.append(body)
+            elif kind == b'IEND':
+                break
+        width, height, depth, colour, _, _, interlace = header
+        if depth != 8 or interlace != 0 or colour not in (2, 6):
+            sys.exit('unsupported PNG: depth %d colour %d interlace %d' % (depth, colour, interlace))
+        step = 3 if colour == 2 else 4
+        raw = zlib.decompress(b''.join(chunks))
+        stride = width * step
+        previous = bytearray(stride)
+        pixels = []
+        offset = 0
+        for _ in range(height):
+            kind = raw[offset]
+            line = bytearray(raw[offset + 1:offset + 1 + stride])
+            offset += 1 + stride
+            for x in range(stride):
+                a = line[x - step] if x >= step else 0
+                b = previous[x]
+                c = previous[x - step] if x >= step else 0
+                if kind == 1:
+                    line[x] = (line[x] + a) & 255
+                elif kind == 2:
+                    line[x] = (line[x] + b) & 255
+                elif kind == 3:
+                    line[x] = (line[x] + ((a + b) >> 1)) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            pixels.extend(tuple(line[x:x + 3]) for x in range(0, stride, step))
+            previous = line
+        return width, height, pixels
+
+    def near(pixel, target):
+        return sum(abs(p - t) for p, t in zip(pixel, target)) <= 40
+
+    width, height, pixels = decode(sys.argv[1])
+    counts = {}
+    for pixel in pixels:
+        counts[pixel] = counts.get(pixel, 0) + 1
+    ramp = [tuple(int(v) for v in colour.split(',')) for colour in sys.argv[2:]]
+    print(json.dumps({
+        'width': width, 'height': height, 'pixels': len(pixels), 'colours': len(counts),
+        'white': counts.get((255, 255, 255), 0),
+        'start': sum(n for p, n in counts.items() if near(p, (0, 160, 60))),
+        'end': sum(n for p, n in counts.items() if near(p, (224, 0, 0))),
+        'line': sum(n for p, n in counts.items() if any(near(p, r) for r in ramp)),
+    }))
+    """
+}

@@ -1,0 +1,111 @@
+import LocationKit
+import NMEA
+import Testing
+
+@testable import whereami
+
+/// The pieces of `whereami export`: the SVG track's bounded memory, the scale bar's round
+/// lengths, number and text details of the formats.
+@Suite struct ExportPartsTests {
+  static func fix(_ latitude: Double, _ longitude: Double, second: Int64, segment: Int, starts: Bool) -> ExportFix {
+    var location = Location(latitude: latitude, longitude: longitude)
+    location.timestamp = Timestamp(microsecondsSinceEpoch: 1_750_000_000_000_000 + second * 1_000_000)
+    location.speed = 1.5
+    return ExportFix(location: location, odometer: TrackOdometer(), segment: segment, startsSegment: starts)
+  }
+
+  @Test func theSVGTrackStaysWithinItsCapacityAndKeepsGaps() {
+    var track = SVGTrack(capacity: 2000)
+    // 200 000 fixes of a 150 km zigzag walk, with a gap (a new segment, 1.1 km on) every
+    // 20 000.
+    var most = 0
+    for index in 0..<200_000 {
+      let segment = index / 20_000
+      let latitude = 52 + Double(index) * 2e-6 + Double(segment) * 0.01
+      let longitude = 13 + (index / 500 % 2 == 0 ? Double(index % 500) : Double(500 - index % 500)) * 1e-5
+      track.add(Self.fix(latitude, longitude, second: Int64(index), segment: segment, starts: index % 20_000 == 0))
+      most = max(most, track.points.count)
+    }
+    #expect(most < 2000)
+    #expect(track.fixes == 200_000 && track.segments == 10)
+    #expect(track.points.count > 500)
+    // The jumps at the gaps are wider than the tolerance: all ten segment starts survive.
+    #expect(track.points.filter(\.startsSegment).count == 10)
+    // Each point's mean speed is that of the fixes merged into it.
+    #expect(track.points.allSatisfy { abs(($0.speed ?? 0) - 1.5) < 1e-9 })
+    #expect(track.points.reduce(0) { $0 + $1.speedCount } == 200_000)
+  }
+
+  @Test func aStandingReceiverIsOnePointOfTheMap() {
+    var track = SVGTrack()
+    for index in 0..<3600 {
+      // Jitter of a few centimetres: under the initial tolerance.
+      let jitter = Double(index % 7) * 1e-7
+      track.add(Self.fix(40.4 + jitter, -3.7 - jitter, second: Int64(index), segment: 0, starts: index == 0))
+    }
+    #expect(track.points.count == 1)
+  }
+
+  @Test func theSVGOfAGapHasTwoLinesAndTheTitleSaysDateDistanceAndDuration() {
+    let header = ExportHeader(name: "gap <test>", source: "test", gap: 10)
+    let writer = SVGWriter(header)
+    var odometer = TrackOdometer()
+    var output = ByteBuffer(capacity: 1024)
+    for index in 0..<120 {
+      var fix = Self.fix(
+        52 + Double(index) * 1e-4, 13, second: Int64(index < 60 ? index : index + 60), segment: 0, starts: false)
+      odometer.add(fix.location)
+      fix.odometer = odometer
+      fix.startsSegment = index == 0 || index == 60
+      fix.segment = index < 60 ? 0 : 1
+      writer.add(fix, into: &output)
+    }
+    writer.end(into: &output) { $0.removeAll() }
+    let text = String(decoding: output.bytes, as: UTF8.self)
+    #expect(text.contains(">2025-06-15 — 1.32 km — 2 min 59 s</text>"))
+    #expect(text.contains("<title>gap &lt;test&gt;: 2025-06-15"))
+    #expect(text.contains("120 fixes · 2 segments"))
+    #expect(text.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"7\"").count - 1 == 2)
+  }
+
+  @Test func scaleBarsHaveRoundLengths() {
+    #expect(SVGMap.roundLength(atMost: 240) == 200)
+    #expect(SVGMap.roundLength(atMost: 999.9) == 500)
+    #expect(SVGMap.roundLength(atMost: 1000) == 1000)
+    #expect(SVGMap.roundLength(atMost: 4_321) == 2000)
+    #expect(SVGMap.roundLength(atMost: 0.7) == 0.5)
+    #expect(SVGMap.rampColour(0) == "#0d0887")
+    #expect(SVGMap.rampColour(1) == "#deb400")
+  }
+
+  @Test func gpxDegreesStayBelow360AfterRounding() {
+    #expect(GPXWriter.degrees(359.996, decimals: 2) == 0)
+    #expect(GPXWriter.degrees(-2.5, decimals: 1) == 357.5)
+    #expect(GPXWriter.degrees(93.8, decimals: 2) == 93.8)
+  }
+
+  @Test func csvCellsAreQuotedOnlyWhenTheyMustBe() {
+    var output = ByteBuffer(capacity: 64)
+    CSVWriter.append(cell: "RTK fixed", into: &output)
+    output.append(UInt8(ascii: ";"))
+    CSVWriter.append(cell: "a,\"b\"", into: &output)
+    #expect(String(decoding: output.bytes, as: UTF8.self) == "RTK fixed;\"a,\"\"b\"\"\"")
+  }
+
+  @Test func formatsFollowFileExtensions() {
+    #expect(ExportFormat(fileName: "walk.GPX") == .gpx)
+    #expect(ExportFormat(fileName: "dir.d/walk.geojson") == .geojson)
+    #expect(ExportFormat(fileName: "walk.ndjson") == .jsonl)
+    #expect(ExportFormat(fileName: "dir.svg/walk") == nil)
+    #expect(ExportFormat(fileName: "walk.txt") == nil)
+    #expect(ExportCommand.trackName("fixtures/walk.nmea") == "walk")
+    #expect(ExportCommand.trackName("-") == "standard input")
+    #expect(ExportCommand.trackName("gpsd://") == "gpsd://localhost:2947")
+  }
+
+  @Test func durationsReadAsATitleWants() {
+    #expect(ExportText.duration(45) == "45 s")
+    #expect(ExportText.duration(1159) == "19 min 19 s")
+    #expect(ExportText.duration(7500) == "2 h 05 min")
+  }
+}
