@@ -60,7 +60,12 @@ public final class ChildProcess: @unchecked Sendable {
     }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    var variables = environment ?? ProcessInfo.processInfo.environment
+    // Under AddressSanitizer (scripts/test), children get their own options: a small
+    // quarantine, so that memory tests measure the program and not ASan's cache of freed
+    // blocks, and leak checks for the test process only.
+    if let childOptions = variables["WHEREAMI_CHILD_ASAN_OPTIONS"] { variables["ASAN_OPTIONS"] = childOptions }
+    let env = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { env.forEach { free($0) } }
     var child: pid_t = 0
     let result = posix_spawn(&child, executable, &actions, &attributes, argv, env)
