@@ -176,6 +176,22 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 0.2)
   }
 
+  @Test func aDelegateThatFallsBehindIsNoSilenceOfTheSource() throws {
+    let path = try temporaryLog((0..<300).map { cycle($0) }.joined())
+    let queue = DispatchQueue(label: "test.slow-delegate")
+    let manager = LocationManager(source: NMEASource(.file(path: path)), callbackQueue: queue)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.watchdogTimeout = 0.3
+    // The delegate's queue is busy for a while: the source fills the callback queue and
+    // is held back, which is not the receiver falling silent.
+    queue.async { Thread.sleep(forTimeInterval: 1.5) }
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded, timeout: 20))
+    #expect(recorder.locations.count == 300)
+    #expect(recorder.errors.map(\.code) == [.sourceEnded])
+  }
+
   @Test func tcpSourceReconnectsWhenThePeerGoesAway() throws {
     let listener = try LoopbackListener()
     let source = NMEASource(.tcp(host: "127.0.0.1", port: listener.port))

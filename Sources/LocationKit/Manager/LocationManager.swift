@@ -28,6 +28,9 @@ public final class LocationManager: Sendable {
     var unknownReported = false
     var silenceReported = false
     var lastEvent = 0.0
+    /// Deliveries waiting for the delegate to catch up. The source is held back meanwhile,
+    /// so its silence is not the receiver's, and the watchdog keeps quiet.
+    var deliveriesWaiting = 0
     var lastCycle: Double?
     var cycleInterval: Double?
     var timers: [Timer] = []
@@ -231,10 +234,21 @@ public final class LocationManager: Sendable {
   }
 
   private func deliver(_ event: LocationEvent, _ generation: Int) {
-    while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
-      // Waiting for the delegate to catch up; give up if updates were stopped meanwhile
-      // (possibly by the delegate itself, which then cannot drain the queue).
-      if state.withLock({ $0.generation != generation }) { return }
+    if inFlight.wait(timeout: .now()) == .timedOut {
+      state.withLock { $0.deliveriesWaiting += 1 }
+      defer {
+        state.withLock { state in
+          state.deliveriesWaiting -= 1
+          // The source starts afresh: neither the wait nor the interval across it counts.
+          state.lastEvent = monotonic()
+          state.lastCycle = nil
+        }
+      }
+      while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+        // Waiting for the delegate to catch up; give up if updates were stopped meanwhile
+        // (possibly by the delegate itself, which then cannot drain the queue).
+        if state.withLock({ $0.generation != generation }) { return }
+      }
     }
     callbackQueue.async { [self] in
       defer { inFlight.signal() }
@@ -257,7 +271,8 @@ public final class LocationManager: Sendable {
     timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
     timer.setEventHandler { [self] in
       let report: Double? = state.withLock { state in
-        guard state.running, state.generation == generation, !state.silenceReported else { return nil }
+        guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
+        else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
         guard monotonic() - state.lastEvent > timeout else { return nil }
         state.silenceReported = true

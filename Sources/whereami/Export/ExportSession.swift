@@ -80,11 +80,6 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     manager = configured
     sourceName = name
     isLive = Self.isLive(arguments.positionals.first ?? "-")
-    if !isLive {
-      // A log file falls silent only while the manager holds its reader back for a slow
-      // output: that is no "location unknown".
-      manager.watchdogTimeout = .greatestFiniteMagnitude
-    }
     self.gap = gap
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
