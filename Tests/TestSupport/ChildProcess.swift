@@ -125,6 +125,12 @@ public final class ChildProcess: @unchecked Sendable {
     lock.lock()
     status = code
     lock.unlock()
+    // A sanitizer's report from a child would otherwise reach only the test's own checks
+    // of the exit code: pass it on, so that a CI log says what went wrong.
+    let errors = standardError
+    if errors.contains("Sanitizer") {
+      FileHandle.standardError.write(Data("child \(pid) exited \(code) with a sanitizer report:\n\(errors)\n".utf8))
+    }
     return code
   }
 
