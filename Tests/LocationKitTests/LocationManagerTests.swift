@@ -176,6 +176,59 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 0.2)
   }
 
+  @Test func aPipeIsLiveButItsEndIsFinal() throws {
+    let fifo = try FIFO()
+    let manager = LocationManager(source: NMEASource(.file(path: fifo.path)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let writer = try fifo.openForWriting()
+    writer.write(Data((cycle(0) + cycle(1) + cycle(2)).utf8))
+    #expect(recorder.wait { $0.count >= 3 }, "the third cycle comes out without the fourth")
+    let before = recorder.events.count
+    let started = Date()
+    writer.write(Data(cycle(3).utf8))
+    #expect(recorder.wait(timeout: 2) { $0.count > before })
+    #expect(Date().timeIntervalSince(started) < 0.2)
+    try writer.close()
+    #expect(recorder.waitForError(.sourceEnded))
+    #expect(recorder.locations.count == 4)
+    #expect(!manager.isUpdating, "the end of a pipe is not a receiver unplugged")
+  }
+
+  @Test func aLogPipedAtFullSpeedGivesTheFileFixes() throws {
+    // An irregular receiver: every third cycle has its GST after the RMC that ends the
+    // others. Completing cycles at the RMC mid-stream would lose those accuracies. (The
+    // log fits in a pipe's 64 KiB, so the reader gets it in one piece.)
+    let text = (0..<240).map { second in
+      let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
+      let gst = sentence("$GPGST,\(time),1.0,2.5,1.5,45.0,\(1 + second % 7),1.8,3.0")
+      return second % 3 == 0 ? cycle(second) + gst : gst + cycle(second)
+    }.joined()
+    let path = try temporaryLog(text)
+    let fileRecorder = Recorder()
+    let fileManager = LocationManager(source: NMEASource(.file(path: path)))
+    fileManager.delegate = fileRecorder
+    fileManager.startUpdatingLocation()
+    #expect(fileRecorder.waitForError(.sourceEnded))
+
+    let fifo = try FIFO()
+    let pipeRecorder = Recorder()
+    let pipeManager = LocationManager(source: NMEASource(.file(path: fifo.path)))
+    pipeManager.delegate = pipeRecorder
+    pipeManager.startUpdatingLocation()
+    defer { pipeManager.stopUpdatingLocation() }
+    let writer = try fifo.openForWriting()
+    writer.write(Data(text.utf8))
+    try writer.close()
+    #expect(pipeRecorder.waitForError(.sourceEnded))
+    #expect(fileRecorder.locations.count == 240)
+    #expect(text.utf8.count < 65536)
+    #expect(pipeRecorder.locations == fileRecorder.locations)
+    #expect(Set(fileRecorder.locations.map(\.horizontalAccuracy)).count == 7, "the GSTs were all used")
+  }
+
   @Test func aDelegateThatFallsBehindIsNoSilenceOfTheSource() throws {
     let path = try temporaryLog((0..<300).map { cycle($0) }.joined())
     let queue = DispatchQueue(label: "test.slow-delegate")

@@ -133,4 +133,64 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     let line = { (name: String) in (defects[name]!["lines"] as! [Int]) }
     #expect(result.rejections.filter { $0.reason == .badChecksum }.map(\.line) == line("bad_checksum"))
   }
+  /// Feeds `lines` one at a time as a live source reads them, asking after each whether
+  /// the cycle is over; returns, per line, the times of the fixes that came out.
+  private func liveFixes(_ lines: [String], pausingAfterEach: Bool = true) -> [[Int]] {
+    var decoder = NMEADecoder()
+    var perLine: [[Int]] = []
+    for line in lines {
+      var times: [Int] = []
+      let handle: (DecoderEvent) -> Void = { if case .fix(let fix) = $0 { times.append(Int(fix.timeOfDay.seconds)) } }
+      decoder.decode(Array((withChecksum(line) + "\r\n").utf8), handle)
+      if pausingAfterEach { decoder.completeCycleIfEnded(handle) }
+      perLine.append(times)
+    }
+    return perLine
+  }
+
+  private func cycle(_ second: Int, gsaAfterRMC: Bool = false) -> [String] {
+    let time = String(format: "1200%02d.00", second)
+    let gsa = "$GPGSA,A,3,01,02,03,04,05,06,07,08,,,,,1.8,1.0,1.5"
+    return ["$GPGGA,\(time),5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,"]
+      + (gsaAfterRMC ? [] : [gsa])
+      + ["$GPRMC,\(time),A,5230.0000,N,01320.0000,E,10.0,90.0,150624,3.0,E,A"]
+      + (gsaAfterRMC ? [gsa] : [])
+  }
+
+  @Test func aCycleEndsAtItsLearnedLastSentenceWhenTheReceiverPauses() {
+    let lines = cycle(0) + cycle(1) + cycle(2) + cycle(3)
+    let perLine = liveFixes(lines)
+    // Cycles 0 and 1 end when the next begins (RMC is learned as the last sentence from
+    // them); cycles 2 and 3 as soon as their RMC is in.
+    #expect(perLine[3] == [43200])
+    #expect(perLine[6] == [43201])
+    #expect(perLine[8] == [43202] && perLine[9].isEmpty)
+    #expect(perLine[11] == [43203])
+    // Read without pauses, nothing ends early.
+    #expect(liveFixes(lines, pausingAfterEach: false)[8].isEmpty)
+  }
+
+  @Test func aHalfReadSentenceKeepsTheCycleOpen() {
+    var decoder = NMEADecoder()
+    var times: [Int] = []
+    let handle: (DecoderEvent) -> Void = { if case .fix(let fix) = $0 { times.append(Int(fix.timeOfDay.seconds)) } }
+    let text = (cycle(0) + cycle(1) + cycle(2)).map { withChecksum($0) + "\r\n" }.joined()
+    decoder.decode(Array(text.utf8), handle)
+    decoder.decode(Array("$GPGGA,1200".utf8), handle)
+    let ended = decoder.completeCycleIfEnded(handle)
+    #expect(!ended, "the next sentence has begun")
+    #expect(times == [43200, 43201])
+  }
+
+  @Test func aSentenceAfterTheLearnedEndIsRelearned() {
+    // Two cycles teach RMC as the end; then the receiver sends GSA after RMC.
+    let perLine = liveFixes(cycle(0) + cycle(1) + cycle(2, gsaAfterRMC: true) + cycle(3, gsaAfterRMC: true)
+      + cycle(4, gsaAfterRMC: true) + cycle(5, gsaAfterRMC: true))
+    let ends = perLine.enumerated().filter { !$0.element.isEmpty }.map(\.offset)
+    // Cycle 2 ends early at its RMC (index 7); its GSA comes too late, so GSA is learned
+    // as the end from cycles 3 and 4, and cycle 5 ends at its GSA (index 17).
+    #expect(ends.first { perLine[$0] == [43202] } == 7)
+    #expect(perLine[12] == [43203] && perLine[15] == [43204], "cycles 3 and 4 end when the next begins")
+    #expect(perLine[17] == [43205])
+  }
 }

@@ -55,6 +55,40 @@ import Testing
     #expect(result.output.split(separator: "\n").count == 1160)
   }
 
+  @Test func aPipeOnStandardInputIsFollowedLive() throws {
+    let fifo = NSTemporaryDirectory() + "whereami-stdin-\(getpid()).fifo"
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    // Opened for reading and writing, so that neither this open nor the child's blocks;
+    // closing it is the end of the input.
+    let writer = FileHandle(fileDescriptor: open(fifo, O_RDWR | O_CLOEXEC), closeOnDealloc: true)
+    let child = try ChildProcess(Paths.whereami, ["print", "-"], stdinPath: fifo)
+    defer { child.terminate() }
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    let lines = walk.split(separator: "\r\n", omittingEmptySubsequences: false)
+    let cycleStarts = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }
+    // Three whole cycles, as `cat /dev/ttyUSB0 |` would pass them on: all three are
+    // printed while the pipe stays open (a log file's last cycle waits for the next).
+    try #require(cycleStarts.count > 3)
+    writer.write(Data((lines[..<cycleStarts[3]].joined(separator: "\r\n") + "\r\n").utf8))
+    #expect(child.waitForOutputLines(3, timeout: 10))
+    try writer.close()
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.standardOutput.split(separator: "\n").count == 3)
+  }
+
+  @Test func aLogPipedToStandardInputPrintsWhatTheFileDoes() throws {
+    for fixture in ["walk.nmea", "multi-gnss-burst.nmea", "corrupted.nmea"] {
+      let piped = try ChildProcess(
+        "/bin/sh", ["-c", "cat '\(Paths.fixture(fixture))' | '\(Paths.whereami)' print --json -"])
+      #expect(piped.wait(timeout: 30) == 0)
+      let file = try runWhereAmI(["print", "--json", Paths.fixture(fixture)])
+      #expect(!file.output.isEmpty)
+      #expect(piped.standardOutput == file.output, "\(fixture)")
+    }
+  }
+
   @Test func summaryCountsEverything() throws {
     let result = try runWhereAmI(["summary", "--json", Paths.fixture("corrupted.nmea")])
     #expect(result.code == 0)

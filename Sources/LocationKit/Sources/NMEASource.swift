@@ -9,11 +9,12 @@ import NMEA
 /// a TCP stream.
 ///
 /// Log files are read as fast as possible, or paced by the log's own timestamps at a speed
-/// factor. Serial and TCP sources are live: a reporting cycle is delivered as soon as its
-/// last sentence arrives (learned from the stream) or, failing that, after
-/// ``Options/idleCompletion`` seconds of silence; when the device or the peer goes away
-/// they report ``LocationError/Code/locationUnknown`` and reconnect with capped exponential
-/// backoff.
+/// factor. Streams (serial, TCP, and a pipe, terminal or socket on standard input or named
+/// as a file) are live: a reporting cycle is delivered once its last sentence (learned
+/// from the stream) has arrived and nothing more is waiting to be read, or else after
+/// ``Options/idleCompletion`` seconds of silence. When a serial device or a TCP peer goes
+/// away the source reports ``LocationError/Code/locationUnknown`` and reconnects with
+/// capped exponential backoff; the end of any other input is the end of the source.
 public final class NMEASource: LocationSource, @unchecked Sendable {
   // @unchecked Sendable: the configuration is immutable; `snapshot` is only touched under
   // `lock`; the thread's state is in `reader` (itself safe); the decoder lives on the
@@ -71,11 +72,22 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   /// What the decoder has counted so far (bytes, sentences, rejections by reason).
   public var statistics: DecoderStatistics { lock.withLock { snapshot } }
 
-  private var isLive: Bool {
+  /// Whether losing the input is transient: a device unplugged, a peer gone.
+  private var reconnects: Bool {
     switch transport {
     case .serial, .tcp: true
     case .file, .standardInput: false
     }
+  }
+
+  /// Whether the opened input delivers bytes as they are produced, rather than all at
+  /// once like a regular file: then cycles are completed when the receiver pauses.
+  private func isStream(_ descriptor: FileDescriptor) -> Bool {
+    if reconnects { return true }
+    var info = stat()
+    guard fstat(descriptor.rawValue, &info) == 0 else { return false }
+    let kind = info.st_mode & S_IFMT
+    return kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
   }
 
   public func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) {
@@ -91,9 +103,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   // MARK: Reading
 
   private func run(_ stop: StopSignal, _ sink: @escaping @Sendable (SourceEvent) -> Void) {
-    var decoderOptions = options.decoder
-    decoderOptions.completesCyclesEarly = isLive
-    var decoder = NMEADecoder(options: decoderOptions)
+    var decoder = NMEADecoder(options: options.decoder)
     var backoff = Backoff(initial: options.initialBackoff, maximum: options.maximumBackoff)
     var pacer = Pacer(speed: options.replaySpeed)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -125,23 +135,35 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         descriptor = opened
       case .failure(let error):
         emit(.error(error), sink)
-        if error.isFinal || !isLive { return }
+        if error.isFinal || !reconnects { return }
         firstAttempt = false
         if !stop.sleep(backoff.delay()) { return }
         continue
       }
       firstAttempt = false
-      var pending = false
+      let live = isStream(descriptor)
+      // For a live input, what has been decoded since its cycle was last completed.
+      var pending = Pending.nothing
       var receivedData = false
       reading: while true {
-        let timeout: Double? = isLive && pending ? options.idleCompletion : nil
+        let timeout: Double? =
+          switch pending {
+          case .nothing: nil
+          case .justRead: 0
+          case .waitingForSilence: options.idleCompletion
+          }
         switch stop.wait(for: descriptor.rawValue, timeout: timeout) {
         case .stopped:
           descriptor.close()
           return
+        case .timedOut where pending == .justRead:
+          // Caught up with the receiver: its burst is over if it ended with the sentence
+          // that ends every cycle; otherwise the cycle waits for a moment's silence.
+          pending = decoder.completeCycleIfEnded(handle) ? .nothing : .waitingForSilence
+          continue reading
         case .timedOut:
           decoder.completeCycle(handle)
-          pending = false
+          pending = .nothing
           continue reading
         case .readable:
           break
@@ -152,7 +174,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         } catch {
           if error.errno == EAGAIN || error.errno == EWOULDBLOCK { continue reading }
           descriptor.close()
-          if isLive {
+          if reconnects {
             decoder.completeCycle(handle)
             emit(.error(LocationError(.locationUnknown, "lost \(name): \(error.reason); reconnecting")), sink)
             break reading
@@ -164,7 +186,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         }
         if count == 0 {
           descriptor.close()
-          if isLive {
+          if reconnects {
             decoder.completeCycle(handle)
             publish(decoder.statistics)
             emit(.error(LocationError(.locationUnknown, "\(name) closed the connection; reconnecting")), sink)
@@ -181,7 +203,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         }
         decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
         publish(decoder.statistics)
-        pending = true
+        if live { pending = .justRead }
         if stopped {
           descriptor.close()
           return
@@ -189,6 +211,14 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       }
       if !stop.sleep(backoff.delay()) { return }
     }
+  }
+
+  private enum Pending {
+    case nothing
+    /// Bytes were just decoded: see whether more are waiting.
+    case justRead
+    /// The cycle is not known to be over: complete it after a silence.
+    case waitingForSilence
   }
 
   private func publish(_ statistics: DecoderStatistics) {

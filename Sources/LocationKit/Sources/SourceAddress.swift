@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A SOURCE as users write it, parsed: `-`, a path, `/dev/ttyUSB0`, `tcp://host:port`,
 /// `gpsd://host:port[/device]`.
 public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
@@ -55,6 +59,24 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       throw LocationError(.invalidSource, "'\(scheme)://\(text)': needs a port number from 1 to 65535 (\(scheme)://HOST:PORT)")
     }
     return (host, port, rest)
+  }
+
+  /// Whether the SOURCE delivers bytes as they are produced and goes on until stopped:
+  /// everything but a regular file, named or on standard input (where a pipe, a terminal
+  /// or a socket is live). A path that cannot be examined counts as a log file; opening it
+  /// will say what is wrong.
+  public var isLive: Bool {
+    var info = stat()
+    switch self {
+    case .file(let path):
+      guard stat(path, &info) == 0 else { return false }
+    case .standardInput:
+      guard fstat(STDIN_FILENO, &info) == 0 else { return false }
+    case .serial, .tcp, .gpsd:
+      return true
+    }
+    let kind = info.st_mode & S_IFMT
+    return kind != S_IFREG && kind != S_IFDIR
   }
 
   public var description: String {

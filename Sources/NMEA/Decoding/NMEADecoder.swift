@@ -41,9 +41,6 @@ public struct NMEADecoder {
     public var reportsSentences = false
     /// Take `# Date: YYYY-MM-DD` comment lines (gpsd's log headers) as a date seed.
     public var honoursDateComments = true
-    /// Complete a cycle as soon as its learned last sentence arrives (for live sources;
-    /// see ``FixAssembler/completesCyclesEarly``).
-    public var completesCyclesEarly = false
 
     /// Creates options.
     public init(
@@ -67,7 +64,7 @@ public struct NMEADecoder {
   public init(options: Options = Options()) {
     self.options = options
     framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
-    assembler = FixAssembler(date: options.date, completesCyclesEarly: options.completesCyclesEarly)
+    assembler = FixAssembler(date: options.date)
     sawDate = options.date != nil
   }
 
@@ -105,6 +102,18 @@ public struct NMEADecoder {
   /// without waiting for the next cycle to begin.
   public mutating func completeCycle(_ handle: (DecoderEvent) -> Void) {
     if let fix = assembler.finish() { deliver(fix, handle) }
+  }
+
+  /// Completes the current cycle if the input so far ends with the sentence that ends
+  /// every cycle (see ``FixAssembler/completeCycleIfEnded()``), delivering its fix;
+  /// `true` if it did. Nothing happens while a sentence is half read.
+  ///
+  /// For live sources, when there is nothing more to read for now.
+  @discardableResult
+  public mutating func completeCycleIfEnded(_ handle: (DecoderEvent) -> Void) -> Bool {
+    guard !framer.isInsideSentence, let fix = assembler.completeCycleIfEnded() else { return false }
+    deliver(fix, handle)
+    return true
   }
 
   /// Moves the framer out of `self`, so that its buffer stays uniquely referenced (no

@@ -48,23 +48,20 @@ public struct FixAssembler {
 
   /// Creates an assembler; `date` names the date of the first cycle for logs that carry
   /// none (RMC and ZDA dates take over as soon as they come).
-  public init(date: CalendarDate? = nil, completesCyclesEarly: Bool = false) {
+  public init(date: CalendarDate? = nil) {
     if let date { dates.seed(date) }
-    self.completesCyclesEarly = completesCyclesEarly
   }
 
-  /// Whether a cycle is completed as soon as the sentence that ends every cycle arrives
-  /// (learned from the stream), instead of when the next cycle begins. Live sources want
-  /// this: the fix is delivered at the end of the receiver's burst, not a second later.
-  public let completesCyclesEarly: Bool
-  /// The kind of sentence seen last in the two most recent cycles, once they agree.
+  /// The kind of sentence seen last in the two most recent cycles, once they agree: the
+  /// one that ends every cycle of this receiver (see ``completeCycleIfEnded()``).
   public private(set) var cycleEnder: Sentence.Kind?
   private var lastKindInCycle: Sentence.Kind?
   private var previousCandidate: Sentence.Kind?
+  /// Set by a sentence whose data went to a cycle other than the current one.
+  private var keptForAnotherCycle = false
 
-  /// Adds a sentence; returns a completed fix: the previous cycle's when this sentence
-  /// starts a new one, or (with ``completesCyclesEarly``) the current one when this
-  /// sentence is the learned ``cycleEnder``.
+  /// Adds a sentence; returns the previous cycle's fix when this sentence starts a new
+  /// cycle.
   public mutating func add(_ sentence: Sentence) -> Fix? {
     let completed =
       switch sentence {
@@ -96,9 +93,7 @@ public struct FixAssembler {
   @inline(__always)
   mutating func add<Decoded: DecodedSentence>(_ sentence: Decoded) -> Bool {
     let kind: Sentence.Kind? = Decoded.kind
-    if !hasCycle, completesCyclesEarly, cycleEnder != nil,
-      kind == .gsa || kind == .vtg || kind == .hdt
-    {
+    if !hasCycle, cycleEnder != nil, kind == .gsa || kind == .vtg || kind == .hdt {
       // A sentence of the cycle came after the one taken as its end: relearn.
       cycleEnder = nil
       previousCandidate = nil
@@ -109,12 +104,25 @@ public struct FixAssembler {
       if let closing, closing == previousCandidate { cycleEnder = closing }
       previousCandidate = closing
     }
-    if hasCycle, let kind, kind != .gsv, kind != .txt { lastKindInCycle = kind }
-    if !completed, completesCyclesEarly, let kind, kind == cycleEnder, hasCycle {
-      lastKindInCycle = nil
-      return completeCycle()
+    if hasCycle, let kind, kind != .gsv, kind != .txt {
+      // A GST or ZDA for another time (sent ahead of its cycle) does not end this one.
+      if keptForAnotherCycle { keptForAnotherCycle = false } else { lastKindInCycle = kind }
     }
     return completed
+  }
+
+  /// Completes the current cycle if its latest sentence is the learned ``cycleEnder``,
+  /// returning its fix; `nil` (and nothing changed) otherwise.
+  ///
+  /// A live source calls this when the receiver's burst is over (nothing more to read for
+  /// now), so that the fix comes out at the end of the burst, not when the next cycle
+  /// begins a second later. Only then: mid-stream, a sentence of the cycle may still come
+  /// after the ender of an irregular receiver, and a log read at full speed must give the
+  /// same fixes as the file.
+  public mutating func completeCycleIfEnded() -> Fix? {
+    guard hasCycle, let cycleEnder, lastKindInCycle == cycleEnder else { return nil }
+    lastKindInCycle = nil
+    return finish()
   }
 
   /// The fix of the cycle the last ``add(_:)`` of a decoded sentence completed.
@@ -230,6 +238,7 @@ public struct FixAssembler {
       cycle.errorStatistics = statistics
     } else {
       pendingErrors = (time, statistics)
+      keptForAnotherCycle = true
     }
     return false
   }
@@ -240,6 +249,7 @@ public struct FixAssembler {
         cycle.date = date
       } else {
         dates.observe(date, at: time)
+        keptForAnotherCycle = true
       }
     }
     return false

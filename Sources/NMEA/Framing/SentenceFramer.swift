@@ -67,6 +67,14 @@ public struct SentenceFramer {
   /// The capacity of the line buffer: constant whatever the input (tests check it).
   var bufferedByteCapacity: Int { buffer.capacity }
 
+  /// Whether a sentence has begun and not yet ended (its next bytes are still to come).
+  public var isInsideSentence: Bool {
+    switch state {
+    case .body, .checksumHigh, .checksumLow: true
+    case .idle, .junk, .skipping, .comment: false
+    }
+  }
+
   /// The 1-based number of the line being read.
   public var line: Int { currentLine }
 

@@ -42,8 +42,8 @@ enum PrintCommand {
     // A log read at full speed is buffered; anything live (or paced) is written line by
     // line, so that `whereami print /dev/ttyUSB0 | tee track.log` shows fixes as they come.
     let source = arguments.positionals.first ?? defaultSource
-    let isLogFile = (try? SourceAddress(source)).map { if case .file = $0 { true } else { false } } ?? false
-    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: !isLogFile || replaySpeed != nil)
+    let isLive = (try? SourceAddress(source))?.isLive ?? true
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: isLive || replaySpeed != nil)
     let json = arguments.has("json")
     let session = try LocationSession(
       arguments, command: command, replaySpeed: replaySpeed, defaultSource: defaultSource

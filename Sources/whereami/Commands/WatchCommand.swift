@@ -78,11 +78,6 @@ enum WatchCommand {
     getenv(name).map { String(cString: $0) }
   }
 
-  private static func isLogFile(_ address: SourceAddress) -> Bool {
-    if case .file = address { return true }
-    return false
-  }
-
   /// `--coords` and `--units`.
   static func displayOptions(_ arguments: ParsedArguments) throws(CommandError) -> WatchModel.Options {
     var options = WatchModel.Options()
@@ -99,6 +94,12 @@ enum WatchCommand {
       options.units = units
     }
     return options
+  }
+
+  /// A named regular file is replayed at its own pace; standard input is shown as it comes.
+  private static func isLogFile(_ address: SourceAddress) -> Bool {
+    if case .file = address { return !address.isLive }
+    return false
   }
 
   /// The replay pace for a log file: `--speed`, 1 by default, `nil` (as fast as it reads)

@@ -79,7 +79,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     configured.distanceFilter = LocationDistance.none
     manager = configured
     sourceName = name
-    isLive = Self.isLive(arguments.positionals.first ?? "-")
+    isLive = (try? SourceAddress(arguments.positionals.first ?? "-"))?.isLive ?? true
     self.gap = gap
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
@@ -97,17 +97,6 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       }
       source.resume()
       signalSources.append(source)
-    }
-  }
-
-  /// Whether SOURCE goes on until stopped: everything but a regular file (named, or on
-  /// standard input).
-  static func isLive(_ source: String) -> Bool {
-    var info = stat()
-    switch try? SourceAddress(source) {
-    case .file(let path): return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-    case .standardInput: return fstat(STDIN_FILENO, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
-    default: return true
     }
   }
 
