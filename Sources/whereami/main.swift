@@ -37,6 +37,8 @@ extension String {
   }
 }
 
+// Before anything starts a thread, so that every thread blocks them (see Interrupts).
+Interrupts.install()
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)
 

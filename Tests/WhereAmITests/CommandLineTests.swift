@@ -89,6 +89,22 @@ import Testing
     }
   }
 
+  @Test func aSignalAtAnyMomentEndsTheCommand() throws {
+    // Nothing listens on the port: the command retries until a signal ends it. Sent from
+    // the very start on, while the command is still setting up, no signal may be lost.
+    let port = freeLoopbackPort()
+    for attempt in 0..<30 {
+      let signalNumber = attempt % 2 == 0 ? SIGINT : SIGTERM
+      let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])
+      usleep(useconds_t(attempt / 2 * 1500))
+      kill(child.pid, signalNumber)
+      let code = child.wait(timeout: 10)
+      // Before the command's handler is set the signal ends it as by default; after, the
+      // command ends normally with its summary.
+      #expect(code == 0 || code == 128 + signalNumber, "attempt \(attempt): exit \(code)")
+    }
+  }
+
   @Test func summaryCountsEverything() throws {
     let result = try runWhereAmI(["summary", "--json", Paths.fixture("corrupted.nmea")])
     #expect(result.code == 0)

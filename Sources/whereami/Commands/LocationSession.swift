@@ -32,7 +32,6 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var odometer = TrackOdometer()
   private var fixes = 0
   private var exitCode = ExitCode.success
-  private var signalSources: [any DispatchSourceSignal] = []
   private let sourceName: String
 
   /// Makes the manager for `arguments.positionals[0]` (or `defaultSource`).
@@ -98,20 +97,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// Runs until the end; returns the exit code.
   func run() -> ExitCode {
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-      source.setEventHandler { [self] in interrupted() }
-      source.resume()
-      signalSources.append(source)
-    }
+    Interrupts.handle(on: queue) { [self] _ in interrupted() }
     manager.startUpdatingLocation()
     finished.wait()
     manager.stopUpdatingLocation()
     return queue.sync {
-      // The signal handlers hold the session: cancel them so that it can go.
-      signalSources.forEach { $0.cancel() }
-      signalSources = []
+      // The handler holds the session: release it so that the session can go.
+      Interrupts.reset()
       return exitCode
     }
   }

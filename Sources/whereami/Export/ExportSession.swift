@@ -26,7 +26,6 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   // @unchecked Sendable: after init, every mutable property but `signalsSeen` is touched
   // only on `queue`, the manager's serial callback queue (`run` and `recorded` reach them
   // through `queue.sync`); `signalsSeen` is touched only on `signalQueue`, a serial queue.
-  // `signalSources` is set in init and only kept alive afterwards.
 
   /// How an export ended.
   enum Outcome {
@@ -55,7 +54,6 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private let distanceFilter: Double
   private let gap: Double
   private let finished = DispatchSemaphore(value: 0)
-  private var signalSources: [any DispatchSourceSignal] = []
 
   private var writer: (any ExportWriter)?
   private var output: ExportOutput?
@@ -84,19 +82,13 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
     let output = arguments.value("output")
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
-      source.setEventHandler { [self] in
-        signalsSeen += 1
-        if isLive && signalsSeen == 1 {
-          queue.async { [self] in finish(.recordingStopped) }
-        } else {
-          Self.abandon(partialFile, output: output, signal: signalNumber)
-        }
+    Interrupts.handle(on: signalQueue) { [self] signalNumber in
+      signalsSeen += 1
+      if isLive && signalsSeen == 1 {
+        queue.async { [self] in finish(.recordingStopped) }
+      } else {
+        Self.abandon(partialFile, output: output, signal: signalNumber)
       }
-      source.resume()
-      signalSources.append(source)
     }
   }
 

@@ -59,9 +59,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   /// restored.
   func run() throws(CommandError) {
     queue.sync {
-      for signalNumber in [SIGINT, SIGTERM] {
-        onSignal(signalNumber) { [self] in finish(nil) }
-      }
+      Interrupts.handle(on: queue) { [self] _ in finish(nil) }
       display.begin(self)
     }
     manager.startUpdatingLocation()
@@ -73,11 +71,14 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     }
     manager.stopUpdatingLocation()
     queue.sync { display.close() }
+    // Only now, with the terminal restored, may a signal end the program at once.
+    Interrupts.reset()
     if let failure { throw failure }
   }
 
   /// Calls `handler` on the queue when `signalNumber` arrives, instead of its default
-  /// action. Call on the queue.
+  /// action (for the display's own signals; SIGINT and SIGTERM go through
+  /// ``Interrupts``). Call on the queue.
   func onSignal(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)

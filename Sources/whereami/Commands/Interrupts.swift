@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Ctrl-C and SIGTERM, caught from the program's first instruction on.
+///
+/// A dispatch signal source starts listening some time after it is resumed, on a thread of
+/// dispatch's own, and a signal set to be ignored meanwhile is lost: under load,
+/// `timeout -s INT 0.1 whereami print gpsd://...` went on forever. Here both signals are
+/// blocked in every thread from the start, so that one arriving at any moment waits,
+/// pending, until a single thread takes it with sigwait(2). That thread hands it to the
+/// handler a command has set, or, while there is none, ends the program as the signal's
+/// default action would have.
+enum Interrupts {
+  private static let numbers = [SIGINT, SIGTERM]
+  private static let current = Handler()
+
+  /// Blocks the signals in the calling thread, and so in every thread started later, and
+  /// starts the thread that takes them. Call first thing, before anything starts a thread.
+  static func install() {
+    var set = signalSet()
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+    let thread = Thread { waitForSignals() }
+    thread.name = "whereami.interrupts"
+    thread.start()
+  }
+
+  /// From now on, each SIGINT or SIGTERM calls `body` on `queue` with its number.
+  static func handle(on queue: DispatchQueue, _ body: @escaping @Sendable (Int32) -> Void) {
+    current.set((queue, body))
+  }
+
+  /// The next signal ends the program again; the handler (and what it holds) is released.
+  static func reset() {
+    current.set(nil)
+  }
+
+  private static func signalSet() -> sigset_t {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in numbers { sigaddset(&set, number) }
+    return set
+  }
+
+  private static func waitForSignals() {
+    var set = signalSet()
+    while true {
+      var number: Int32 = 0
+      guard sigwait(&set, &number) == 0 else { continue }
+      if let (queue, body) = current.get() {
+        let received = number
+        queue.async { body(received) }
+      } else {
+        // Nobody is listening: the default action, in this thread, where it is unblocked.
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+      }
+    }
+  }
+
+  private final class Handler: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written under `lock`.
+    private let lock = NSLock()
+    private var value: (DispatchQueue, @Sendable (Int32) -> Void)?
+
+    func set(_ newValue: (DispatchQueue, @Sendable (Int32) -> Void)?) {
+      lock.withLock { value = newValue }
+    }
+
+    func get() -> (DispatchQueue, @Sendable (Int32) -> Void)? {
+      lock.withLock { value }
+    }
+  }
+}
