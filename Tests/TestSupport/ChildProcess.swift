@@ -63,7 +63,7 @@ public final class ChildProcess: @unchecked Sendable {
     var variables = environment ?? ProcessInfo.processInfo.environment
     // Under AddressSanitizer (scripts/test), children get their own options: a small
     // quarantine, so that memory tests measure the program and not ASan's cache of freed
-    // blocks, and leak checks for the test process only.
+    // blocks. LSAN_OPTIONS (the suppressions) is passed on as it is.
     if let childOptions = variables["WHEREAMI_CHILD_ASAN_OPTIONS"] { variables["ASAN_OPTIONS"] = childOptions }
     let env = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { env.forEach { free($0) } }
