@@ -33,9 +33,8 @@ device and writes a line at each GST. Its latency is what the pty, the pipes and
 scheduler cost on this machine at this moment; on a shared machine the tail of both
 comes mostly from there, so compare the two rows measured in the same minutes.
 
-A fix that has not arrived when the stream ends (still in a buffer, or for standard
-input the last epoch, which only the end of input completes) is counted as "not
-delivered"; its latency is unknown, and it is left out of the percentiles.
+A fix that has not arrived when the stream ends (still in a buffer, say) is counted as
+"not delivered"; its latency is unknown, and it is left out of the percentiles.
 
 Only the Python standard library is needed; Linux only (pty, /dev/pts). The benchmark is
 not part of the test suite.

@@ -170,6 +170,20 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(liveFixes(lines, pausingAfterEach: false)[8].isEmpty)
   }
 
+  @Test func aBurstEndsItsCycleEvenWhenSomethingFollowsTheEnder() {
+    var decoder = NMEADecoder()
+    var times: [Int] = []
+    let handle: (DecoderEvent) -> Void = { if case .fix(let fix) = $0 { times.append(Int(fix.timeOfDay.seconds)) } }
+    let bursts = [cycle(0), cycle(1), cycle(2), cycle(3) + ["$GPZDA,120003.00,15,06,2024,00,00"]]
+    for burst in bursts {
+      decoder.decode(Array(burst.map { withChecksum($0) + "\r\n" }.joined().utf8), handle)
+      decoder.completeCycleIfEnded(handle)
+    }
+    // RMC is learned as the end from cycles 0 and 1; cycle 3's once-a-second ZDA after it
+    // is part of the burst and does not hold the cycle back.
+    #expect(times == [43200, 43201, 43202, 43203])
+  }
+
   @Test func aHalfReadSentenceKeepsTheCycleOpen() {
     var decoder = NMEADecoder()
     var times: [Int] = []

@@ -59,6 +59,8 @@ public struct FixAssembler {
   private var previousCandidate: Sentence.Kind?
   /// Set by a sentence whose data went to a cycle other than the current one.
   private var keptForAnotherCycle = false
+  /// Whether the current cycle has had its ``cycleEnder``.
+  private var cycleHasEnded = false
 
   /// Adds a sentence; returns the previous cycle's fix when this sentence starts a new
   /// cycle.
@@ -104,24 +106,29 @@ public struct FixAssembler {
       if let closing, closing == previousCandidate { cycleEnder = closing }
       previousCandidate = closing
     }
-    if hasCycle, let kind, kind != .gsv, kind != .txt {
-      // A GST or ZDA for another time (sent ahead of its cycle) does not end this one.
-      if keptForAnotherCycle { keptForAnotherCycle = false } else { lastKindInCycle = kind }
+    // A GST or ZDA for another time (sent ahead of its cycle) does not end this one.
+    let keptForLater = keptForAnotherCycle
+    keptForAnotherCycle = false
+    if hasCycle, let kind, kind != .gsv, kind != .txt, !keptForLater {
+      lastKindInCycle = kind
+      if kind == cycleEnder { cycleHasEnded = true }
     }
     return completed
   }
 
-  /// Completes the current cycle if its latest sentence is the learned ``cycleEnder``,
-  /// returning its fix; `nil` (and nothing changed) otherwise.
+  /// Completes the current cycle if it has had the learned ``cycleEnder``, returning its
+  /// fix; `nil` (and nothing changed) otherwise.
   ///
   /// A live source calls this when the receiver's burst is over (nothing more to read for
   /// now), so that the fix comes out at the end of the burst, not when the next cycle
-  /// begins a second later. Only then: mid-stream, a sentence of the cycle may still come
-  /// after the ender of an irregular receiver, and a log read at full speed must give the
-  /// same fixes as the file.
+  /// begins a second later. Sentences that came after the ender in the same burst (a ZDA
+  /// once a second, a GST some receivers send late) are in it already. Only then:
+  /// mid-stream, a sentence of the cycle may still come after the ender, and a log read at
+  /// full speed must give the same fixes as the file.
   public mutating func completeCycleIfEnded() -> Fix? {
-    guard hasCycle, let cycleEnder, lastKindInCycle == cycleEnder else { return nil }
+    guard hasCycle, cycleHasEnded else { return nil }
     lastKindInCycle = nil
+    cycleHasEnded = false
     return finish()
   }
 
@@ -279,6 +286,7 @@ public struct FixAssembler {
     if hasCycle && cycle.time == time { return false }
     let done = completeCycle()
     lastKindInCycle = nil
+    cycleHasEnded = false
     cycle = Cycle(time: time)
     hasCycle = true
     cycleCount += 1
