@@ -1,8 +1,9 @@
 import Foundation
-@testable import LocationKit
 import NMEA
 import TestSupport
 import Testing
+
+@testable import LocationKit
 
 /// The gpsd source against a real gpsd 3.22 started by the tests on loopback.
 @Suite(.serialized) struct GPSDSourceTests {
@@ -172,7 +173,8 @@ import Testing
     #expect(recorder.errors.last?.message.contains("dialout") == true)
     #expect(!manager.isUpdating, "denied is final")
     // A device that does not exist at all is not found.
-    let missing = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port, device: "/dev/whereami-none"))
+    let missing = LocationManager(
+      source: GPSDSource(host: "127.0.0.1", port: daemon.port, device: "/dev/whereami-none"))
     let missingRecorder = Recorder()
     missing.delegate = missingRecorder
     missing.startUpdatingLocation()

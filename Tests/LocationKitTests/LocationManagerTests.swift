@@ -5,7 +5,9 @@ import TestSupport
 import Testing
 
 @Suite(.serialized) struct LocationManagerTests {
-  private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (LocationManager, Recorder) {
+  private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (
+    LocationManager, Recorder
+  ) {
     let path = try temporaryLog(text, name: name)
     let source = NMEASource(.file(path: path), options: .init(replaySpeed: speed))
     let manager = LocationManager(source: source)
@@ -34,7 +36,8 @@ import Testing
     #expect(none == nil, "no previous location on the first call")
     #expect(first.timestamp?.description == "2024-06-15T12:00:00.000Z")
     for index in 1..<5 {
-      guard case .update(let location, let previous) = events[index], case .update(let earlier, _) = events[index - 1] else {
+      guard case .update(let location, let previous) = events[index], case .update(let earlier, _) = events[index - 1]
+      else {
         Issue.record("event \(index) is not an update")
         return
       }
@@ -112,7 +115,8 @@ import Testing
     #expect(recorder.waitForError(.locationUnknown, timeout: 5))
     #expect(recorder.errors.first?.message.contains("no data") == true)
     terminal.write(cycle(2) + cycle(3))
-    #expect(recorder.wait { events in events.count >= 3 && { if case .update = events.last! { true } else { false } }() })
+    #expect(
+      recorder.wait { events in events.count >= 3 && { if case .update = events.last! { true } else { false } }() })
     #expect(manager.isUpdating, "location unknown is transient")
   }
 
@@ -263,7 +267,10 @@ import Testing
     #expect(recorder.errors.contains { $0.message.contains("reconnecting") })
     #expect(listener.accept(), "the source reconnects")
     listener.send(cycle(10) + cycle(11) + cycle(12))
-    #expect(recorder.wait { events in events.contains { if case .update(let location, _) = $0 { location.timeOfDay.seconds == 43210 } else { false } } })
+    #expect(
+      recorder.wait { events in
+        events.contains { if case .update(let location, _) = $0 { location.timeOfDay.seconds == 43210 } else { false } }
+      })
     #expect(manager.isUpdating)
   }
 

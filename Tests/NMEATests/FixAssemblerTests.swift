@@ -198,8 +198,9 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
 
   @Test func aSentenceAfterTheLearnedEndIsRelearned() {
     // Two cycles teach RMC as the end; then the receiver sends GSA after RMC.
-    let perLine = liveFixes(cycle(0) + cycle(1) + cycle(2, gsaAfterRMC: true) + cycle(3, gsaAfterRMC: true)
-      + cycle(4, gsaAfterRMC: true) + cycle(5, gsaAfterRMC: true))
+    let perLine = liveFixes(
+      cycle(0) + cycle(1) + cycle(2, gsaAfterRMC: true) + cycle(3, gsaAfterRMC: true)
+        + cycle(4, gsaAfterRMC: true) + cycle(5, gsaAfterRMC: true))
     let ends = perLine.enumerated().filter { !$0.element.isEmpty }.map(\.offset)
     // Cycle 2 ends early at its RMC (index 7); its GSA comes too late, so GSA is learned
     // as the end from cycles 3 and 4, and cycle 5 ends at its GSA (index 17).

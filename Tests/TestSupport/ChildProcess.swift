@@ -30,7 +30,9 @@ public final class ChildProcess: @unchecked Sendable {
 
   /// Starts `executable` with `arguments`; standard input comes from `stdinPath` (or
   /// /dev/null), standard output and error are collected.
-  public init(_ executable: String, _ arguments: [String], stdinPath: String? = nil, environment: [String: String]? = nil)
+  public init(
+    _ executable: String, _ arguments: [String], stdinPath: String? = nil, environment: [String: String]? = nil
+  )
     throws
   {
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()

@@ -17,7 +17,8 @@ public final class GPSDaemon: @unchecked Sendable {
 
   public init() throws {
     guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
-      throw DaemonError("gpsd is not installed at \(Self.executable) (Debian package 'gpsd'; scripts/install-dependencies installs it)")
+      throw DaemonError(
+        "gpsd is not installed at \(Self.executable) (Debian package 'gpsd'; scripts/install-dependencies installs it)")
     }
     feed = try LoopbackListener()
     port = freeLoopbackPort()
@@ -80,7 +81,9 @@ public final class GPSDaemon: @unchecked Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = port.bigEndian
     return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     } == 0
   }
 }

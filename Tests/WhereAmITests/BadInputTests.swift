@@ -33,7 +33,8 @@ import Testing
   private func measured(_ arguments: [String]) throws -> (code: Int32, output: String, peakKilobytes: Int) {
     let child = try ChildProcess("/usr/bin/time", ["-f", "peak-kib=%M", Paths.whereami] + arguments)
     let code = child.wait(timeout: 300)
-    let peak = child.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+    let peak =
+      child.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
       .flatMap { Int($0.dropFirst(9)) } ?? Int.max
     return (code, child.standardOutput, peak)
   }
@@ -105,9 +106,11 @@ import Testing
     expectFlatMemory(smallRun.peakKilobytes, direct.peakKilobytes, slack: slack)
     // Through a stalled pipe too.
     let stalled = try ChildProcess(
-      "/bin/sh", ["-c", "/usr/bin/time -f peak-kib=%M '\(Paths.whereami)' print --json '\(big)' | (sleep 2; cat >/dev/null)"])
+      "/bin/sh",
+      ["-c", "/usr/bin/time -f peak-kib=%M '\(Paths.whereami)' print --json '\(big)' | (sleep 2; cat >/dev/null)"])
     #expect(stalled.wait(timeout: 120) == 0)
-    let stalledPeak = stalled.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+    let stalledPeak =
+      stalled.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
       .flatMap { Int($0.dropFirst(9)) } ?? Int.max
     expectFlatMemory(smallRun.peakKilobytes, stalledPeak, slack: slack)
   }

@@ -142,7 +142,8 @@ import Testing
   @Test func missingFileIsExit66() throws {
     let result = try runWhereAmI(["print", "/nonexistent/log.nmea"])
     #expect(result.code == 66)
-    #expect(result.error == "whereami: source not found: cannot open /nonexistent/log.nmea: No such file or directory\n")
+    #expect(
+      result.error == "whereami: source not found: cannot open /nonexistent/log.nmea: No such file or directory\n")
     #expect(result.output.isEmpty)
   }
 
@@ -214,7 +215,8 @@ import Testing
 
   @Test func jsonCarriesTheThreeDistances() throws {
     let result = try runWhereAmI(["print", "--json", Paths.fixture("static-hour.nmea")])
-    let last = try JSONSerialization.jsonObject(with: Data(result.output.split(separator: "\n").last!.utf8)) as! [String: Any]
+    let last =
+      try JSONSerialization.jsonObject(with: Data(result.output.split(separator: "\n").last!.utf8)) as! [String: Any]
     let distance = try #require(last["distance"] as? Double)
     let pathLength = try #require(last["pathLength"] as? Double)
     #expect(distance < 10, "standing still")

@@ -27,7 +27,9 @@ final class FileDescriptor: @unchecked Sendable {
   func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
-      offset += try retryingInterrupts("write") { Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
+      offset += try retryingInterrupts("write") {
+        Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+      }
     }
   }
 

@@ -26,7 +26,9 @@ enum TCPConnection {
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let address = entry {
       entry = address.pointee.ai_next
-      let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+      let socket = Glibc.socket(
+        address.pointee.ai_family,
+        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
       guard socket >= 0 else {
         lastError = SystemError(call: "socket", errno: errno)
         continue

@@ -47,7 +47,9 @@ public struct Location: Sendable, Equatable {
   public var differentialStation: Int?
 
   /// Creates a location at a position; everything else starts unknown.
-  public init(latitude: Double, longitude: Double, timeOfDay: TimeOfDay = TimeOfDay(microseconds: 0), mode: FixMode = .twoD) {
+  public init(
+    latitude: Double, longitude: Double, timeOfDay: TimeOfDay = TimeOfDay(microseconds: 0), mode: FixMode = .twoD
+  ) {
     self.latitude = latitude
     self.longitude = longitude
     self.timeOfDay = timeOfDay
@@ -82,6 +84,7 @@ public struct Location: Sendable, Equatable {
 
   /// The distance in metres over the WGS84 ellipsoid to `other`, ignoring altitude.
   public func distance(from other: Location) -> Double {
-    Geodesic.wgs84.distance(latitude1: other.latitude, longitude1: other.longitude, latitude2: latitude, longitude2: longitude)
+    Geodesic.wgs84.distance(
+      latitude1: other.latitude, longitude1: other.longitude, latitude2: latitude, longitude2: longitude)
   }
 }

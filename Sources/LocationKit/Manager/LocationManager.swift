@@ -177,7 +177,9 @@ public final class LocationManager: Sendable {
         if state.desiredAccuracy > 0 {
           guard let accuracy = location.horizontalAccuracy, accuracy <= state.desiredAccuracy else { return nil }
         }
-        if state.distanceFilter > 0, let last = state.lastDelivered, location.distance(from: last) < state.distanceFilter {
+        if state.distanceFilter > 0, let last = state.lastDelivered,
+          location.distance(from: last) < state.distanceFilter
+        {
           return nil
         }
         let previous = state.lastDelivered
@@ -301,7 +303,8 @@ public final class LocationManager: Sendable {
         return true
       }
       guard expired else { return }
-      deliver(.failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")), generation)
+      deliver(
+        .failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")), generation)
       releaseAfterFinishing(generation)
     }
     let box = Timer(source: timer)

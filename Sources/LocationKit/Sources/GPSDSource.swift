@@ -65,7 +65,10 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
 
     while !stop.isFired {
       guard gps_open(host, String(port), data) == 0 else {
-        emit(.error(LocationError(.cannotConnect, "cannot connect to gpsd at \(hostAndPort): \(connectFailure(stop)); retrying")), sink)
+        emit(
+          .error(
+            LocationError(.cannotConnect, "cannot connect to gpsd at \(hostAndPort): \(connectFailure(stop)); retrying")
+          ), sink)
         if !stop.sleep(backoff.delay()) { return }
         continue
       }
@@ -87,7 +90,9 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
         let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
         if count < 0 {
           // gpsd went away. Never write to this connection again (SIGPIPE).
-          emit(.error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink)
+          emit(
+            .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink
+          )
           break reading
         }
         if count == 0 { continue }
@@ -175,7 +180,8 @@ private struct ReportState {
         }
         finalError = LocationError(
           .sourceNotFound,
-          "gpsd does not manage \(device) (gpsd said: \(text)); start gpsd with it, or add it with 'gpsdctl add \(device)'")
+          "gpsd does not manage \(device) (gpsd said: \(text)); start gpsd with it, or add it with 'gpsdctl add \(device)'"
+        )
         return []
       }
       return [.error(LocationError(.readError, "gpsd reports: \(text)"))]

@@ -27,7 +27,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       let (host, port, rest) = try Self.hostAndPort(body, defaultPort: Self.gpsdDefaultPort, scheme: "gpsd")
       self = .gpsd(host: host, port: port, device: rest.isEmpty ? nil : String(rest))
     } else if text.contains("://") {
-      throw LocationError(.invalidSource, "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT or gpsd://HOST:PORT)")
+      throw LocationError(
+        .invalidSource, "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT or gpsd://HOST:PORT)")
     } else if text.hasPrefix("/dev/") {
       self = .serial(path: text)
     } else {
@@ -35,7 +36,9 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  private static func hostAndPort(_ text: Substring, defaultPort: UInt16?, scheme: String) throws(LocationError) -> (String, UInt16, Substring) {
+  private static func hostAndPort(_ text: Substring, defaultPort: UInt16?, scheme: String) throws(LocationError) -> (
+    String, UInt16, Substring
+  ) {
     let slash = text.firstIndex(of: "/") ?? text.endIndex
     let authority = text[..<slash]
     let rest = text[slash...]
@@ -56,7 +59,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       host = String(authority)
     }
     guard let port, port > 0 else {
-      throw LocationError(.invalidSource, "'\(scheme)://\(text)': needs a port number from 1 to 65535 (\(scheme)://HOST:PORT)")
+      throw LocationError(
+        .invalidSource, "'\(scheme)://\(text)': needs a port number from 1 to 65535 (\(scheme)://HOST:PORT)")
     }
     return (host, port, rest)
   }
@@ -84,7 +88,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     case .standardInput: "standard input"
     case .file(let path), .serial(let path): path
     case .tcp(let host, let port): "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-    case .gpsd(let host, let port, let device): "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)\(device ?? "")"
+    case .gpsd(let host, let port, let device):
+      "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)\(device ?? "")"
     }
   }
 }

@@ -15,12 +15,17 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   // manager's serial callback queue (the signal handlers run on it too).
 
   /// Options shared by the commands that follow a source.
-  static let specs: [OptionSpec] = [
-    OptionSpec(name: "accuracy", value: "METRES", help: "Skip fixes whose horizontal accuracy is worse (or unknown)."),
-    OptionSpec(name: "distance-filter", value: "METRES", help: "Skip fixes closer than this to the last one printed."),
-    OptionSpec(name: "baud", value: "RATE", help: "Serial speed, 4800 to 921600 (default 9600)."),
-    OptionSpec(name: "verbose", short: "v", value: nil, help: "Report every rejected line on standard error (source, line and reason)."),
-  ] + DecodeOptions.specs
+  static let specs: [OptionSpec] =
+    [
+      OptionSpec(
+        name: "accuracy", value: "METRES", help: "Skip fixes whose horizontal accuracy is worse (or unknown)."),
+      OptionSpec(
+        name: "distance-filter", value: "METRES", help: "Skip fixes closer than this to the last one printed."),
+      OptionSpec(name: "baud", value: "RATE", help: "Serial speed, 4800 to 921600 (default 9600)."),
+      OptionSpec(
+        name: "verbose", short: "v", value: nil,
+        help: "Report every rejected line on standard error (source, line and reason)."),
+    ] + DecodeOptions.specs
 
   private let queue: DispatchQueue
   private static let exitCodes: [LocationError.Code: ExitCode] = [
@@ -66,7 +71,9 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command)
     options.nmea.replaySpeed = replaySpeed
     if let baud = arguments.value("baud") {
-      guard let rate = Int(baud) else { throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage) }
+      guard let rate = Int(baud) else {
+        throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage)
+      }
       options.baud = rate
     }
     if arguments.has("verbose") {
@@ -87,7 +94,9 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     return (manager, address.description)
   }
 
-  private static func metres(_ arguments: ParsedArguments, _ name: String, command: String) throws(CommandError) -> Double? {
+  private static func metres(_ arguments: ParsedArguments, _ name: String, command: String) throws(CommandError)
+    -> Double?
+  {
     guard let text = arguments.value(name) else { return nil }
     guard let value = Double(text), value >= 0, value.isFinite else {
       throw CommandError(message: "\(command): --\(name) '\(text)' is not a distance in metres", code: .usage)

@@ -1,8 +1,9 @@
+import LocationKit
+import NMEA
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import LocationKit
-import NMEA
 
 /// `whereami print SOURCE` and `whereami replay FILE`: one line per fix.
 enum PrintCommand {
@@ -32,7 +33,6 @@ enum PrintCommand {
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     try follow(arguments, command: spec.name, replaySpeed: nil)
   }
-
 
   /// The SOURCE when none is given: the local gpsd.
   static let defaultSource = "gpsd://localhost:2947"

@@ -91,7 +91,9 @@ struct TrackSummary {
     lines.append("  first            \(first?.description ?? "-")")
     lines.append("  last             \(last?.description ?? "-")")
     lines.append("  duration         \(duration.map { formatDuration($0) } ?? "-")")
-    lines.append("  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)")
+    lines.append(
+      "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)"
+    )
     lines.append("  max speed        \(maximumSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     let modeList = [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { ("\(mode)", $0) } }

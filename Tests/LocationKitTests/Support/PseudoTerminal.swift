@@ -49,4 +49,3 @@ final class PseudoTerminal: @unchecked Sendable {
     close(master)
   }
 }
-

@@ -71,7 +71,9 @@ func sentence(_ body: String) -> String {
 
 /// One GGA+RMC cycle at `second` seconds after 12:00:00 on 2024-06-15, moving north
 /// `metresNorth` from 52.5 N 13.4 E; `valid: false` makes a no-fix cycle.
-func cycle(_ second: Int, metresNorth: Double = 0, hdop: Double = 1.0, valid: Bool = true, speedKnots: Double = 0) -> String {
+func cycle(_ second: Int, metresNorth: Double = 0, hdop: Double = 1.0, valid: Bool = true, speedKnots: Double = 0)
+  -> String
+{
   let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
   let latitudeMinutes = 30.0 + metresNorth / 1852.0
   let latitude = String(format: "52%09.6f", latitudeMinutes)
@@ -96,7 +98,8 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 /// How many of this process's file descriptors are open on `path`.
 func descriptors(openOn path: String) -> Int {
   let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-  return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
+  return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }
+    .count
 }
 
 /// The number of threads of this process.
