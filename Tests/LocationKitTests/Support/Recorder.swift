@@ -102,7 +102,12 @@ func descriptors(openOn path: String) -> Int {
     .count
 }
 
-/// The number of threads of this process.
-func threadCount() -> Int {
-  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+/// How many of this process's threads have a name starting with `prefix` (Linux keeps
+/// the first 15 bytes of a thread's name).
+func threadCount(named prefix: String) -> Int {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+  return tasks.filter { task in
+    let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+    return name?.hasPrefix(prefix) == true
+  }.count
 }
