@@ -85,9 +85,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   private func isStream(_ descriptor: FileDescriptor) -> Bool {
     if reconnects { return true }
     var info = stat()
-    guard fstat(descriptor.rawValue, &info) == 0 else { return false }
-    let kind = info.st_mode & S_IFMT
-    return kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
+    return fstat(descriptor.rawValue, &info) == 0 && SourceAddress.isStream(info.st_mode)
   }
 
   public func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) {

@@ -65,22 +65,27 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     return (host, port, rest)
   }
 
-  /// Whether the SOURCE delivers bytes as they are produced and goes on until stopped:
-  /// everything but a regular file, named or on standard input (where a pipe, a terminal
-  /// or a socket is live). A path that cannot be examined counts as a log file; opening it
-  /// will say what is wrong.
+  /// Whether the SOURCE delivers bytes as they are produced and goes on until stopped: a
+  /// serial receiver, TCP, gpsd, and a pipe, terminal or socket, named or on standard
+  /// input. A regular file is a log; so is a path that cannot be examined (opening it will
+  /// say what is wrong).
   public var isLive: Bool {
     var info = stat()
     switch self {
     case .file(let path):
-      guard stat(path, &info) == 0 else { return false }
+      return stat(path, &info) == 0 && Self.isStream(info.st_mode)
     case .standardInput:
-      guard fstat(STDIN_FILENO, &info) == 0 else { return false }
+      return fstat(STDIN_FILENO, &info) == 0 && Self.isStream(info.st_mode)
     case .serial, .tcp, .gpsd:
       return true
     }
-    let kind = info.st_mode & S_IFMT
-    return kind != S_IFREG && kind != S_IFDIR
+  }
+
+  /// Whether a file of this mode delivers bytes as they are produced: a pipe, a terminal
+  /// or other character device, a socket.
+  static func isStream(_ mode: mode_t) -> Bool {
+    let kind = mode & S_IFMT
+    return kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
   }
 
   public var description: String {
