@@ -233,6 +233,41 @@ import Testing
     #expect(Set(fileRecorder.locations.map(\.horizontalAccuracy)).count == 7, "the GSTs were all used")
   }
 
+  @Test func everyCorpusLogPipedAtFullSpeedGivesTheFileLocations() throws {
+    // The 118 receivers of the gpsd corpus, with their varied sentence orders: a pipe is
+    // live, yet read at full speed it must decode as the file does.
+    let logs = corpusLogs
+    #expect(logs.count >= 100, "the gpsd corpus is missing (set WHEREAMI_CORPUS)")
+    var compared = 0
+    for log in logs {
+      let fileRecorder = Recorder()
+      let fileManager = LocationManager(source: NMEASource(.file(path: log.path)))
+      fileManager.delegate = fileRecorder
+      fileManager.startUpdatingLocation()
+      #expect(fileRecorder.waitForError(.sourceEnded, timeout: 60))
+
+      let fifo = try FIFO()
+      let pipeRecorder = Recorder()
+      let pipeManager = LocationManager(source: NMEASource(.file(path: fifo.path)))
+      pipeManager.delegate = pipeRecorder
+      pipeManager.startUpdatingLocation()
+      let writer = try fifo.openForWriting()
+      writer.write(try Data(contentsOf: log))
+      try writer.close()
+      #expect(pipeRecorder.waitForError(.sourceEnded, timeout: 60))
+      let (piped, read) = (pipeRecorder.locations, fileRecorder.locations)
+      let firstDifference =
+        zip(piped, read).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(piped.count, read.count)
+      #expect(
+        piped == read,
+        "\(log.lastPathComponent): \(piped.count) locations piped, \(read.count) read, first difference at \(firstDifference)"
+      )
+      compared += read.count
+      pipeManager.stopUpdatingLocation()
+    }
+    #expect(compared > 2000, "locations compared: \(compared)")
+  }
+
   @Test func aDelegateThatFallsBehindIsNoSilenceOfTheSource() throws {
     let path = try temporaryLog((0..<300).map { cycle($0) }.joined())
     let queue = DispatchQueue(label: "test.slow-delegate")

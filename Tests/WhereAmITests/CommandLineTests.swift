@@ -79,18 +79,14 @@ import Testing
   }
 
   @Test func aLogPipedToStandardInputPrintsWhatTheFileDoes() throws {
-    // The fixtures, and the 118 receivers of the gpsd corpus with their varied sentence
-    // orders: a pipe is live, yet read at full speed it must decode as the file does.
-    let fixtures = ["walk.nmea", "multi-gnss-burst.nmea", "corrupted.nmea"].map(Paths.fixture)
-    let corpus = Paths.corpusLogs
-    #expect(corpus.count >= 100, "the gpsd corpus is missing (set WHEREAMI_CORPUS)")
-    for log in fixtures + corpus {
-      let piped = try ChildProcess("/bin/sh", ["-c", "cat '\(log)' | '\(Paths.whereami)' print --json -"])
-      let pipedCode = piped.wait(timeout: 30)
-      let file = try runWhereAmI(["print", "--json", log])
-      #expect(pipedCode == file.code, "\(log)")
-      #expect(piped.standardOutput == file.output, "\(log)")
-      if fixtures.contains(log) { #expect(!file.output.isEmpty) }
+    // A pipe is live, yet read at full speed it must decode as the file does (the gpsd
+    // corpus is checked the same way, in process: LocationManagerTests).
+    for fixture in ["walk.nmea", "multi-gnss-burst.nmea", "corrupted.nmea"].map(Paths.fixture) {
+      let piped = try ChildProcess("/bin/sh", ["-c", "cat '\(fixture)' | '\(Paths.whereami)' print --json -"])
+      #expect(piped.wait(timeout: 30) == 0)
+      let file = try runWhereAmI(["print", "--json", fixture])
+      #expect(!file.output.isEmpty)
+      #expect(piped.standardOutput == file.output, "\(fixture)")
     }
   }
 

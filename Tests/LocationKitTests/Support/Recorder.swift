@@ -95,6 +95,16 @@ func temporaryLog(_ text: String, name: String = #function) throws -> String {
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
 
+/// The logs of the shared gpsd corpus: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd`
+/// beside the package (the layout of a checkout and of CI).
+var corpusLogs: [URL] {
+  let directory =
+    ProcessInfo.processInfo.environment["WHEREAMI_CORPUS"].map { URL(fileURLWithPath: $0) }
+    ?? fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd")
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+  return names.filter { $0.hasSuffix(".log") }.sorted().map { directory.appendingPathComponent($0) }
+}
+
 /// How many of this process's file descriptors are open on `path`.
 func descriptors(openOn path: String) -> Int {
   let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

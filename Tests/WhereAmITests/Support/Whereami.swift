@@ -23,16 +23,6 @@ enum Paths {
 
   static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("fixtures/\(name)").path }
 
-  /// The logs of the shared gpsd corpus: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd`
-  /// beside the package (the layout of a checkout and of CI).
-  static var corpusLogs: [String] {
-    let directory =
-      ProcessInfo.processInfo.environment["WHEREAMI_CORPUS"]
-      ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd").path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.filter { $0.hasSuffix(".log") }.sorted().map { directory + "/" + $0 }
-  }
-
   /// The `whereami` built beside the test bundle.
   static var whereami: String {
     let beside = Bundle.main.bundleURL.appendingPathComponent("whereami").path
