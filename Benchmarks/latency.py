@@ -48,7 +48,6 @@ import importlib.util
 import json
 import math
 import os
-import platform
 import pty
 import select
 import signal
@@ -58,6 +57,8 @@ import tempfile
 import time
 import tty
 from pathlib import Path
+
+from bench import machine  # the same machine line as the throughput benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = Path(__file__).resolve().parent / "generate-log.py"
@@ -237,18 +238,6 @@ def measure(program: str, epochs: Epochs, mode: str, source: str, cycles: int, w
     errors.seek(0)
     stderr = errors.read().decode(errors="replace").strip().splitlines()
     return {"latencies": latencies, "undelivered": undelivered, "stderr": stderr}
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Linux {platform.release()}"
 
 
 def main() -> None:
