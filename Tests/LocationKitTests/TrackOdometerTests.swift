@@ -48,15 +48,110 @@ import Testing
     #expect(odometer.distance < 1, "\(odometer.distance) m")
   }
 
+  /// A fix `seconds` after 2026-03-14T08:00:00Z, `north` metres from a point in Munich.
+  private func fix(
+    _ seconds: Double, north: Double = 0, east: Double = 0, speed: Double? = nil, accuracy: Double? = 3
+  ) -> Location {
+    var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575 + east / 74_300)
+    location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(seconds * 1e6))
+    location.speed = speed
+    location.horizontalAccuracy = accuracy
+    return location
+  }
+
   @Test func slowMovementBeyondTheNoiseStillCounts() {
-    // No speed reported: 2 m steps with 1 m accuracy (threshold 2.8 m) count in pairs.
+    // No speed reported: 0.5 m/s with 1 m accuracy departs beyond 4 combined sigmas
+    // (5.7 m) after about 12 s, and from then on every 8 s chord counts.
     var odometer = TrackOdometer()
-    for step in 0...100 {
-      var location = Location(latitude: 52.5 + Double(step) * 2 / 111_250, longitude: 13.4)
-      location.horizontalAccuracy = 1
+    for second in 0...400 { odometer.add(fix(Double(second), north: Double(second) * 0.5, accuracy: 1)) }
+    #expect(abs(odometer.distance - 200) < 2, "\(odometer.distance)")
+    #expect(abs(odometer.pathLength - 200) < 1)
+  }
+
+  @Test func aSingleDopplerSpikeIsNotMovement() {
+    var odometer = TrackOdometer()
+    for second in 0..<60 {
+      let speed = second == 30 ? 2.0 : 0.1
+      odometer.add(fix(Double(second), north: second == 30 ? 40 : 0, speed: speed))
+    }
+    #expect(odometer.distance == 0)
+    #expect(odometer.pathLength > 79)
+  }
+
+  @Test func movementHeldForASecondCountsFromItsFirstStep() {
+    var odometer = TrackOdometer()
+    odometer.add(fix(0, speed: 0))
+    // 0 -> 1 m/s at t = 1, held: trapezoids 0.5 + 1 + 1 ... from the first step on.
+    for second in 1...10 { odometer.add(fix(Double(second), north: Double(second), speed: 1)) }
+    #expect(abs(odometer.distance - 9.5) < 1e-9, "\(odometer.distance)")
+    #expect(odometer.isMoving)
+    // Stopped (below 0.25 m/s): nothing more, whatever the positions do.
+    for second in 11...100 {
+      odometer.add(fix(Double(second), north: 10 + Double(second % 7) * 9, speed: 0.1))
+    }
+    #expect(abs(odometer.distance - 10.05) < 1e-9, "\(odometer.distance)")
+    #expect(!odometer.isMoving)
+  }
+
+  @Test func jumpsBetweenCoarseCellsAreNotMovementWithoutSpeed() {
+    // 0.01-minute coordinates: 18.5 m cells; a receiver near a cell border flips between two.
+    var odometer = TrackOdometer()
+    let cell = 0.01 / 60
+    for second in 0..<3600 {
+      var location = fix(Double(second), accuracy: nil)
+      location.latitude = 47.7035 + (second % 13 < 5 ? cell : 0)
       odometer.add(location)
     }
-    #expect(abs(odometer.distance - 200) < 3)
-    #expect(abs(odometer.pathLength - 200) < 1)
+    #expect(odometer.distance == 0, "\(odometer.distance)")
+    #expect(odometer.pathLength > 10_000)
+  }
+
+  @Test func aFixLossIsBridgedByTheGeodesic() {
+    var odometer = TrackOdometer()
+    for second in 0...20 { odometer.add(fix(Double(second), north: Double(second) * 10, speed: 10)) }
+    let before = odometer.distance
+    // 30 s in a tunnel, then on at the same pace: 300 m further.
+    odometer.add(fix(50, north: 500, speed: 10))
+    #expect(odometer.bridges == 1)
+    #expect(abs(odometer.bridgedDistance - 300) < 0.1)
+    #expect(abs(odometer.distance - before - 300) < 0.1)
+  }
+
+  @Test func aFixLossWhileStandingAddsNothing() {
+    var odometer = TrackOdometer()
+    for second in 0...20 { odometer.add(fix(Double(second), north: Double(second % 2), speed: 0.05)) }
+    odometer.add(fix(60, north: 4, speed: 0.05))
+    #expect(odometer.distance == 0)
+    #expect(odometer.bridges == 0)
+  }
+
+  @Test func timeGoingBackwardsAddsNothing() {
+    var odometer = TrackOdometer()
+    for second in 0...10 { odometer.add(fix(Double(second), north: Double(second) * 2, speed: 2)) }
+    let distance = odometer.distance
+    let path = odometer.pathLength
+    odometer.add(fix(3, north: 1000, speed: 2))
+    odometer.add(fix(10, north: 20, speed: 2))
+    #expect(odometer.distance == distance)
+    #expect(odometer.pathLength == path)
+  }
+
+  @Test func aTimingReceiverOfTheCorpusNeverMoves() throws {
+    // meinberg-gps164: RMC only, 0.01-minute coordinates, speed 0.0; the positions flip
+    // between cells (88 m of raw steps in 89 s).
+    guard let log = corpusLogs.first(where: { $0.lastPathComponent == "meinberg-gps164.log" }) else {
+      Issue.record("the gpsd corpus is missing")
+      return
+    }
+    let bytes = [UInt8](try Data(contentsOf: log))
+    var decoder = NMEADecoder()
+    var odometer = TrackOdometer()
+    let handle: (DecoderEvent) -> Void = { event in
+      if case .fix(let fix) = event, let location = Location(fix) { odometer.add(location) }
+    }
+    bytes.withUnsafeBytes { decoder.decode($0, handle) }
+    decoder.finish(handle)
+    #expect(odometer.pathLength > 50)
+    #expect(odometer.distance == 0)
   }
 }

@@ -90,6 +90,34 @@ import Testing
     }
   }
 
+  @Test func liveAndFileGiveTheSameDistanceOnALogTheFixturesNeverSaw() throws {
+    // A walk with pauses from a receiver of the odometer's test family, piped through
+    // `cat` (a live source: no look-ahead) and read as a file, and summarised.
+    var random = SeededRandom(seed: 77)
+    let phases: [MovementPhase] = [
+      .move(seconds: 600, speed: 1.3), .stand(seconds: 40), .move(seconds: 500, speed: 1.5),
+    ]
+    let track = TrackSimulator(receiver: .drawn(&random), phases: phases).generate(seed: 77)
+    let path = NSTemporaryDirectory() + "whereami-generated-walk-\(getpid()).nmea"
+    try Data(track.nmea).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    func lastDistance(_ output: String) throws -> Double {
+      let last = try #require(output.split(separator: "\n").last)
+      let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as! [String: Any]
+      return try #require(object["distance"] as? Double)
+    }
+    let piped = try ChildProcess("/bin/sh", ["-c", "cat '\(path)' | '\(Paths.whereami)' print --json -"])
+    #expect(piped.wait(timeout: 60) == 0)
+    let file = try runWhereAmI(["print", "--json", path])
+    let live = try lastDistance(piped.standardOutput)
+    let replayed = try lastDistance(file.output)
+    #expect(live == replayed)
+    #expect(abs(replayed - track.pathLength) / track.pathLength < 0.01, "\(replayed) m for \(track.pathLength) m")
+    let summary = try runWhereAmI(["summary", "--json", path])
+    let object = try JSONSerialization.jsonObject(with: Data(summary.output.utf8)) as! [String: Any]
+    #expect(object["distance"] as? Double == replayed)
+  }
+
   @Test func aSignalAtAnyMomentEndsTheCommand() throws {
     // Nothing listens on the port: the command retries until a signal ends it. Sent from
     // the very start on, while the command is still setting up, no signal may be lost.

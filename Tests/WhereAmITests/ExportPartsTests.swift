@@ -54,6 +54,8 @@ import Testing
     for index in 0..<120 {
       var fix = Self.fix(
         52 + Double(index) * 1e-4, 13, second: Int64(index < 60 ? index : index + 60), segment: 0, starts: false)
+      // 1e-4 degrees of latitude a second: the receiver's speed says so too.
+      fix.location.speed = 11.13
       odometer.add(fix.location)
       fix.odometer = odometer
       fix.startsSegment = index == 0 || index == 60

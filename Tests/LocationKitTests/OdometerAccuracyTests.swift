@@ -1,0 +1,177 @@
+import Foundation
+import LocationKit
+import NMEA
+import TestSupport
+import Testing
+
+/// The odometer's goals, measured on logs generated here with a noise model that is not
+/// the fixtures' (see `ReceiverModel`), each on several seeds: every seed draws another
+/// receiver from the family (noise levels, correlation times, rates, precisions).
+///
+/// `WHEREAMI_ODOMETER_SEEDS=N` runs N seeds per case instead of the suite's few, and
+/// `WHEREAMI_ODOMETER_TABLE=FILE` writes the README's table of measured values there
+/// (`scripts/odometer-table` does both).
+@Suite struct OdometerAccuracyTests {
+  struct Case: Sendable, CustomStringConvertible {
+    var name: String
+    /// The goal: an absolute bound in metres, or a relative one.
+    var goal: Goal
+    var make: @Sendable (inout SeededRandom) -> TrackSimulator
+    var description: String { name }
+  }
+
+  enum Goal: Sendable {
+    case below(metres: Double)
+    case zero
+    case within(fraction: Double)
+
+    var text: String {
+      switch self {
+      case .below(let metres): "< \(Int(metres)) m"
+      case .zero: "0 m"
+      case .within(let fraction): "within ±\(String(format: "%g", fraction * 100)) %"
+      }
+    }
+  }
+
+  static let cases: [Case] = [
+    Case(name: "standing, Doppler present", goal: .below(metres: 1)) { random in
+      TrackSimulator(receiver: .drawn(&random), phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "standing, no speed sentences", goal: .below(metres: 10)) { random in
+      TrackSimulator(receiver: .drawn(&random, sendsSpeed: false), phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "standing, 0.01-minute coordinates, speed 0.0", goal: .zero) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.minuteDecimals = 2
+      receiver.knotDecimals = 1
+      receiver.zeroSpeedBelow = 0.5
+      return TrackSimulator(receiver: receiver, phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "standing, 0.01-minute coordinates, no speed sentences", goal: .below(metres: 10)) { random in
+      var receiver = ReceiverModel.drawn(&random, sendsSpeed: false)
+      receiver.minuteDecimals = 2
+      return TrackSimulator(receiver: receiver, phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "standing with multipath excursions, Doppler present", goal: .below(metres: 1)) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.multipathPerHour = 6
+      return TrackSimulator(receiver: receiver, phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "walking, Doppler present", goal: .within(fraction: 0.01)) { random in
+      TrackSimulator(receiver: .drawn(&random), style: .walking, phases: walk(&random))
+    },
+    Case(name: "walking, no speed sentences", goal: .within(fraction: 0.02)) { random in
+      TrackSimulator(receiver: .drawn(&random, sendsSpeed: false), style: .walking, phases: walk(&random))
+    },
+    Case(name: "driving with stops at lights and fix losses", goal: .within(fraction: 0.003)) { random in
+      var simulator = TrackSimulator(
+        receiver: .drawn(&random, rate: [1, 2, 5][Int(random.next() % 3)]), style: .driving, phases: drive(&random))
+      simulator.meanTimeBetweenOutages = 240
+      return simulator
+    },
+    Case(name: "cycling at 10 Hz (30 min)", goal: .within(fraction: 0.01)) { random in
+      TrackSimulator(
+        receiver: .drawn(&random, rate: 10), style: .cycling,
+        phases: [.move(seconds: 1800, speed: random.uniform(4...7))])
+    },
+  ]
+
+  /// An hour's walk at 1.1 to 1.6 m/s with a few pauses.
+  static func walk(_ random: inout SeededRandom) -> [MovementPhase] {
+    var phases: [MovementPhase] = []
+    let pace = random.uniform(1.1...1.6)
+    while phases.totalSeconds < 3600 {
+      phases.append(.move(seconds: random.uniform(300...900), speed: pace))
+      phases.append(.stand(seconds: random.uniform(10...60)))
+    }
+    return phases
+  }
+
+  /// An hour in town: 1 to 4 minutes at 8 to 20 m/s, then 20 to 60 s at a light.
+  static func drive(_ random: inout SeededRandom) -> [MovementPhase] {
+    var phases: [MovementPhase] = []
+    while phases.totalSeconds < 3600 {
+      phases.append(.move(seconds: random.uniform(60...240), speed: random.uniform(8...20)))
+      phases.append(.stand(seconds: random.uniform(20...60)))
+    }
+    return phases
+  }
+
+  struct Measurement {
+    var truth: Double
+    var distance: Double
+    var pathLength: Double
+    var bridged: Double
+    var inOutages: Double
+    var receiver: ReceiverModel
+  }
+
+  static func measure(_ testCase: Case, seed: UInt64) -> Measurement {
+    var random = SeededRandom(seed: seed)
+    let simulator = testCase.make(&random)
+    let track = simulator.generate(seed: seed &+ 1000)
+    var decoder = NMEADecoder()
+    var odometer = TrackOdometer()
+    let handle: (DecoderEvent) -> Void = { event in
+      if case .fix(let fix) = event, let location = Location(fix) { odometer.add(location) }
+    }
+    track.nmea.withUnsafeBytes { decoder.decode($0, handle) }
+    decoder.finish(handle)
+    return Measurement(
+      truth: track.pathLength, distance: odometer.distance, pathLength: odometer.pathLength,
+      bridged: odometer.bridgedDistance, inOutages: track.pathInOutages, receiver: simulator.receiver)
+  }
+
+  static var seedCount: Int {
+    ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_SEEDS"].flatMap(Int.init) ?? 3
+  }
+
+  static func passes(_ goal: Goal, _ m: Measurement) -> Bool {
+    switch goal {
+    case .below(let metres): m.distance - m.truth < metres
+    case .zero: m.distance == 0
+    case .within(let fraction): abs(m.distance - m.truth) / m.truth <= fraction
+    }
+  }
+
+  @Test(arguments: cases) func meetsItsGoalOnEverySeed(_ testCase: Case) {
+    var rows: [Measurement] = []
+    for seed in 1...UInt64(Self.seedCount) {
+      let m = Self.measure(testCase, seed: seed)
+      rows.append(m)
+      #expect(
+        Self.passes(testCase.goal, m),
+        "seed \(seed), \(m.receiver): \(m.distance) m for a true \(m.truth) m (raw steps \(m.pathLength) m; bridged \(m.bridged) m for \(m.inOutages) m in fix losses)"
+      )
+    }
+    if let file = ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_TABLE"] {
+      Self.append(testCase, rows, to: file)
+    }
+  }
+
+  private static func append(_ testCase: Case, _ rows: [Measurement], to file: String) {
+    func error(_ value: Double, _ m: Measurement) -> Double {
+      switch testCase.goal {
+      case .below, .zero: value - m.truth
+      case .within: (value - m.truth) / m.truth * 100
+      }
+    }
+    let unit = if case .within = testCase.goal { " %" } else { " m" }
+    let errors = rows.map { error($0.distance, $0) }
+    let raw = rows.map { error($0.pathLength, $0) }
+    let worst = errors.max { abs($0) < abs($1) } ?? 0
+    let line =
+      "| \(testCase.name) | \(testCase.goal.text) | \(String(format: "%+.2f", worst))\(unit) | "
+      + "\(String(format: "%+.2f", errors.reduce(0, +) / Double(errors.count)))\(unit) | "
+      + "\(String(format: "%+.1f", raw.reduce(0, +) / Double(raw.count)))\(unit) | \(rows.count) |\n"
+    // Cases run in parallel: one O_APPEND write per row keeps rows whole; the index
+    // lets the script put them in order.
+    let index = cases.firstIndex { $0.name == testCase.name } ?? 0
+    let bytes = Array("\(index)\t\(line)".utf8)
+    let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    guard descriptor >= 0 else { return }
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+  }
+}
