@@ -97,6 +97,7 @@ import Testing
       switch event {
       case .update: "update"
       case .failure(let error): error.kind
+      case .movement(let movement): movement.state.description
       }
     }
     #expect(kinds == ["update", "update", "location unknown", "update", "update", "source ended"])
@@ -392,6 +393,7 @@ import Testing
       switch event {
       case .update(let location, _): seen.append(location.timeOfDay.description)
       case .failure(let error): seen.append(error.kind)
+      case .movement(let movement): seen.append(movement.state.description)
       }
     }
     #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])

@@ -86,6 +86,10 @@ public struct TrackOdometer: Sendable {
   public private(set) var bridges = 0
   /// Whether the receiver is currently taken to be moving.
   public private(set) var isMoving = false
+  /// Seconds spent moving (the steps that end or begin moving included, and bridged fix
+  /// losses), and seconds standing (fix losses that were not bridged included).
+  public private(set) var movingTime = 0.0
+  public private(set) var stoppedTime = 0.0
 
   private var first: Location?
   private var previous: Location?
@@ -132,10 +136,14 @@ public struct TrackOdometer: Sendable {
     previousSeconds = seconds
 
     let interval = fixInterval ?? elapsed
+    let wasMoving = isMoving
     if elapsed > max(Self.gapSeconds, 3 * interval) {
+      let bridgesBefore = bridges
       bridge(step, from: previous, to: location, seconds)
+      if bridges > bridgesBefore { movingTime += elapsed } else { stoppedTime += elapsed }
       return
     }
+    defer { if wasMoving || isMoving { movingTime += elapsed } else { stoppedTime += elapsed } }
     fixInterval = interval + (elapsed - interval) * 0.1
 
     if let speed = location.speed {

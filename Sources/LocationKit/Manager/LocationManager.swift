@@ -36,6 +36,7 @@ public final class LocationManager: Sendable {
     var timers: [Timer] = []
     var continuations: [Int: AsyncStream<LocationEvent>.Continuation] = [:]
     var nextContinuation = 0
+    var movementRecognizer: MovementRecognizer?
   }
 
   /// Where the locations come from.
@@ -83,6 +84,17 @@ public final class LocationManager: Sendable {
   public var watchdogTimeout: Double {
     get { state.withLock { $0.watchdogTimeout } }
     set { state.withLock { $0.watchdogTimeout = newValue } }
+  }
+
+  /// Recognises trips and stops in the source's fixes and reports each transition to
+  /// ``LocationManagerDelegate/locationManager(_:didRecognize:)`` and as
+  /// ``LocationEvent/movement(_:)``; `nil` (the default) recognises none. It sees every fix
+  /// with a position, before ``desiredAccuracy`` and ``distanceFilter`` (which would
+  /// otherwise hide a standstill), starts afresh with each start of updates, and ends a
+  /// trip under way when the source ends. Reading it gives its current state.
+  public var movementRecognizer: MovementRecognizer? {
+    get { state.withLock { $0.movementRecognizer } }
+    set { state.withLock { $0.movementRecognizer = newValue } }
   }
 
   /// The last location delivered.
@@ -153,6 +165,9 @@ public final class LocationManager: Sendable {
       state.lastEvent = monotonic()
       state.lastCycle = nil
       state.cycleInterval = nil
+      state.movementRecognizer = state.movementRecognizer.map {
+        MovementRecognizer(stopDuration: $0.stopDuration, minimumDistance: $0.minimumDistance)
+      }
       return state.generation
     }
     guard let generation else { return }
@@ -165,44 +180,60 @@ public final class LocationManager: Sendable {
 
   private func handle(_ event: SourceEvent, _ generation: Int) {
     let now = monotonic()
-    let outcome: (event: LocationEvent, final: Bool)? = state.withLock { state in
+    let outcome: (events: [LocationEvent], final: Bool)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
       state.lastEvent = now
       state.silenceReported = false
-      var outcome: (event: LocationEvent, final: Bool)
+      var events: [LocationEvent] = []
+      var final = false
       switch event {
       case .location(let location):
         noteCycle(&state, now)
         state.unknownReported = false
-        if state.desiredAccuracy > 0 {
-          guard let accuracy = location.horizontalAccuracy, accuracy <= state.desiredAccuracy else { return nil }
+        let movement = state.movementRecognizer?.add(location)
+        if let update = Self.filtered(location, &state) {
+          events.append(update)
+          final = state.oneShot
         }
-        if state.distanceFilter > 0, let last = state.lastDelivered,
-          location.distance(from: last) < state.distanceFilter
-        {
-          return nil
-        }
-        let previous = state.lastDelivered
-        state.lastDelivered = location
-        state.location = location
-        outcome = (.update(location, previous: previous), state.oneShot)
+        if let movement { events.append(.movement(movement)) }
       case .noFix:
         noteCycle(&state, now)
         guard !state.unknownReported else { return nil }
         state.unknownReported = true
-        outcome = (.failure(LocationError(.locationUnknown, "\(source.name): no fix")), false)
+        events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
       case .error(let error):
         if error.code == .locationUnknown { state.unknownReported = true }
-        outcome = (.failure(error), error.isFinal)
+        // The end of a log ends a trip under way with it.
+        if error.code == .sourceEnded, let movement = state.movementRecognizer?.finish() {
+          events.append(.movement(movement))
+        }
+        events.append(.failure(error))
+        final = error.isFinal
       }
+      guard !events.isEmpty else { return nil }
       // Updates are over before the last callback runs, so that the delegate sees
       // `isUpdating` false when it gets a final error or a requested location.
-      if outcome.final { Self.markStopped(&state) }
-      return outcome
+      if final { Self.markStopped(&state) }
+      return (events, final)
     }
     guard let outcome else { return }
-    deliver(outcome.event, generation)
+    for event in outcome.events { deliver(event, generation) }
     if outcome.final { releaseAfterFinishing(generation) }
+  }
+
+  /// The update for `location`, unless ``desiredAccuracy`` or ``distanceFilter`` leaves
+  /// it out.
+  private static func filtered(_ location: Location, _ state: inout State) -> LocationEvent? {
+    if state.desiredAccuracy > 0 {
+      guard let accuracy = location.horizontalAccuracy, accuracy <= state.desiredAccuracy else { return nil }
+    }
+    if state.distanceFilter > 0, let last = state.lastDelivered, location.distance(from: last) < state.distanceFilter {
+      return nil
+    }
+    let previous = state.lastDelivered
+    state.lastDelivered = location
+    state.location = location
+    return .update(location, previous: previous)
   }
 
   private static func markStopped(_ state: inout State) {
@@ -263,6 +294,8 @@ public final class LocationManager: Sendable {
         delegate?.locationManager(self, didUpdate: location, previous: previous)
       case .failure(let error):
         delegate?.locationManager(self, didFailWithError: error)
+      case .movement(let movement):
+        delegate?.locationManager(self, didRecognize: movement)
       }
       continuations.forEach { $0.yield(event) }
     }

@@ -7,17 +7,23 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
   /// stopped) from ``LocationError/Code/locationUnknown`` (transient: updates resume by
   /// themselves) from the rest.
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError)
+  /// A movement transition (began, changed, ended, cancelled), when the manager has a
+  /// ``LocationManager/movementRecognizer``.
+  func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent)
 }
 
 extension LocationManagerDelegate {
   public func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {}
   public func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {}
+  public func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {}
 }
 
 /// One thing a location manager reports, for ``LocationManager/updates``.
 public enum LocationEvent: Sendable, Equatable {
   case update(Location, previous: Location?)
   case failure(LocationError)
+  /// A movement transition, when the manager has a ``LocationManager/movementRecognizer``.
+  case movement(MovementEvent)
 }
 
 /// Constants for ``LocationManager/desiredAccuracy``, in metres, as in Core Location.

@@ -16,6 +16,14 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     record(.failure(error))
   }
 
+  func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {
+    record(.movement(movement))
+  }
+
+  var movements: [MovementEvent] {
+    events.compactMap { if case .movement(let movement) = $0 { movement } else { nil } }
+  }
+
   private func record(_ event: LocationEvent) {
     condition.lock()
     recorded.append(event)

@@ -1,0 +1,155 @@
+/// Where a movement recogniser is, in the shape of the platform's gesture recognisers.
+public enum MovementState: String, Sendable, Equatable, CustomStringConvertible {
+  /// Standing; no movement has begun.
+  case possible
+  /// The receiver has really started moving (reported once per trip).
+  case began
+  /// It moves on (reported at most once per fix).
+  case changed
+  /// It has stood still for the recogniser's stop duration: the trip is over.
+  case ended
+  /// What began turned out to be noise: it never reached the minimum distance.
+  case cancelled
+
+  public var description: String { rawValue }
+}
+
+/// A trip so far, or a finished one.
+public struct Trip: Sendable, Equatable {
+  /// The last fix at rest before the movement (where and when the trip began).
+  public var start: Location
+  /// The latest fix of a trip under way; where it stopped, once it has ended.
+  public var end: Location
+  /// Distance travelled in the trip, metres (``TrackOdometer/distance``).
+  public var distance: Double
+  /// Seconds spent moving in the trip (stops shorter than the stop duration excluded).
+  public var movingTime: Double
+  /// The highest speed the receiver reported while moving, m/s; `nil` without speeds.
+  public var maximumSpeed: Double?
+
+  /// Seconds from start to end.
+  public var duration: Double { Trip.seconds(end) - Trip.seconds(start) }
+
+  /// Distance over moving time, m/s.
+  public var meanMovingSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
+
+  static func seconds(_ location: Location) -> Double {
+    location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds
+  }
+}
+
+/// A transition of a movement recogniser, with the trip it concerns.
+public struct MovementEvent: Sendable, Equatable {
+  public var state: MovementState
+  public var trip: Trip
+
+  public init(state: MovementState, trip: Trip) {
+    self.state = state
+    self.trip = trip
+  }
+}
+
+/// Turns a track into trips and stops, reporting each transition once and in order, as a
+/// gesture recogniser does: ``MovementState/began`` when the receiver has really started
+/// moving, ``MovementState/changed`` for each fix while it moves, ``MovementState/ended``
+/// once it has stood still for ``stopDuration`` (so a traffic light does not end a trip),
+/// ``MovementState/cancelled`` instead when the trip never reached ``minimumDistance``
+/// (it was noise); then back to ``MovementState/possible``.
+///
+/// "Really moving" is the odometer's decision (``TrackOdometer``): a Doppler speed of at
+/// least 0.5 m/s held for a second, or without speeds a departure beyond four combined
+/// sigmas of the position's uncertainty seen in two 2 s blocks running. A trip begins at
+/// the last fix before that (the last one at rest, or slower than 0.5 m/s) and ends at the
+/// first fix of the stop. Without speeds, a start is known only once the receiver has
+/// left its noise radius, so it is late by the time that takes (about 20 s at walking
+/// pace for 5 m accuracies).
+public struct MovementRecognizer: Sendable {
+  /// How long the receiver must stand still to end a trip, seconds (default 60).
+  public var stopDuration: Double
+  /// The distance a trip must reach to be one, metres (default 50).
+  public var minimumDistance: Double
+
+  /// Where the recogniser is; ``MovementState/possible`` between trips.
+  public private(set) var state = MovementState.possible
+  /// The trip under way.
+  public private(set) var trip: Trip?
+  /// The odometer the decision and the distances come from.
+  public private(set) var odometer = TrackOdometer()
+
+  private var lastAtRest: Location?
+  private var latest: Location?
+  private var distanceAtStart = 0.0
+  private var movingTimeAtStart = 0.0
+  private var stoppedAt: (location: Location, distance: Double, movingTime: Double)?
+
+  /// A recogniser at rest.
+  public init(stopDuration: Double = 60, minimumDistance: Double = 50) {
+    self.stopDuration = stopDuration
+    self.minimumDistance = minimumDistance
+  }
+
+  /// Adds the next fix; returns the transition it causes, if any.
+  public mutating func add(_ location: Location) -> MovementEvent? {
+    let distanceBefore = odometer.distance
+    let movingTimeBefore = odometer.movingTime
+    odometer.add(location)
+    if let latest, Trip.seconds(location) <= Trip.seconds(latest) { return nil }
+    latest = location
+
+    guard var trip else {
+      if !odometer.isMoving {
+        if (location.speed ?? 0) < TrackOdometer.movingSpeed { lastAtRest = location }
+        return nil
+      }
+      distanceAtStart = distanceBefore
+      movingTimeAtStart = movingTimeBefore
+      let begun = Trip(
+        start: lastAtRest ?? location, end: location, distance: odometer.distance - distanceBefore,
+        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: location.speed)
+      self.trip = begun
+      stoppedAt = nil
+      state = .began
+      return MovementEvent(state: .began, trip: begun)
+    }
+
+    if odometer.isMoving {
+      stoppedAt = nil
+      trip.end = location
+      trip.distance = odometer.distance - distanceAtStart
+      trip.movingTime = odometer.movingTime - movingTimeAtStart
+      if let speed = location.speed { trip.maximumSpeed = max(trip.maximumSpeed ?? speed, speed) }
+      self.trip = trip
+      state = .changed
+      return MovementEvent(state: .changed, trip: trip)
+    }
+    let stop =
+      stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
+    stoppedAt = stop
+    guard Trip.seconds(location) - Trip.seconds(stop.location) >= stopDuration else { return nil }
+    return end(at: stop, restingAt: location)
+  }
+
+  /// Ends a trip under way at the end of the track (the end of a log): ``MovementState/ended``
+  /// or ``MovementState/cancelled`` with the trip, or `nil` when none was under way.
+  public mutating func finish() -> MovementEvent? {
+    guard trip != nil, let latest else { return nil }
+    let stop =
+      stoppedAt ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
+    return end(at: stop, restingAt: latest)
+  }
+
+  private mutating func end(
+    at stop: (location: Location, distance: Double, movingTime: Double), restingAt location: Location
+  ) -> MovementEvent? {
+    guard var trip else { return nil }
+    trip.end = stop.location
+    trip.distance = stop.distance
+    trip.movingTime = stop.movingTime
+    let final: MovementState = trip.distance >= minimumDistance ? .ended : .cancelled
+    self.trip = nil
+    stoppedAt = nil
+    lastAtRest = location
+    state = .possible
+    return MovementEvent(state: final, trip: trip)
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import LocationKit
+import NMEA
+import TestSupport
+import Testing
+
+@Suite struct MovementRecognizerTests {
+  /// A day of a car and its driver: a jittery stationary hour, a drive with a 40 s stop at
+  /// a light, two hours parked with multipath excursions, another drive, half an hour
+  /// parked, a walk, and twenty minutes standing.
+  static let day: [MovementPhase] = [
+    .stand(seconds: 3600),
+    .move(seconds: 600, speed: 12), .stand(seconds: 40), .move(seconds: 500, speed: 14),
+    .stand(seconds: 7200),
+    .move(seconds: 900, speed: 10),
+    .stand(seconds: 1800),
+    .move(seconds: 600, speed: 1.4),
+    .stand(seconds: 1200),
+  ]
+
+  struct Recognized {
+    var events: [MovementEvent] = []
+    var firstSecond: Double?
+  }
+
+  static func recognize(_ track: SimulatedTrack) -> Recognized {
+    var decoder = NMEADecoder()
+    var recognizer = MovementRecognizer()
+    var result = Recognized()
+    let handle: (DecoderEvent) -> Void = { event in
+      guard case .fix(let fix) = event, let location = Location(fix) else { return }
+      if result.firstSecond == nil { result.firstSecond = location.timestamp?.secondsSinceEpoch }
+      if let event = recognizer.add(location) { result.events.append(event) }
+    }
+    track.nmea.withUnsafeBytes { decoder.decode($0, handle) }
+    decoder.finish(handle)
+    if let event = recognizer.finish() { result.events.append(event) }
+    return result
+  }
+
+  /// The generator's movements, joined where they stop for less than `stopDuration`.
+  static func trueTrips(_ track: SimulatedTrack, stopDuration: Double = 60) -> [(start: Double, end: Double)] {
+    var trips: [(start: Double, end: Double)] = []
+    for movement in track.movements {
+      if let last = trips.last, movement.start - last.end < stopDuration {
+        trips[trips.count - 1].end = movement.end
+      } else {
+        trips.append((movement.start, movement.end))
+      }
+    }
+    return trips
+  }
+
+  @Test(arguments: [1, 2, 3] as [UInt64]) func aDayGivesExactlyTheGeneratorsTrips(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    var receiver = ReceiverModel.drawn(&random, rate: [1, 5][Int(seed % 2)])
+    receiver.multipathPerHour = 8
+    let track = TrackSimulator(receiver: receiver, style: .driving, phases: Self.day).generate(seed: seed)
+    let recognized = Self.recognize(track)
+    let origin = try #require(recognized.firstSecond)
+    let expected = Self.trueTrips(track)
+    #expect(expected.count == 3)
+    let ended = recognized.events.filter { $0.state == .ended }
+    #expect(recognized.events.filter { $0.state == .cancelled }.isEmpty, "\(receiver)")
+    #expect(ended.count == expected.count, "\(receiver)")
+    for (trip, truth) in zip(ended.map(\.trip), expected) {
+      let start = try #require(trip.start.timestamp).secondsSinceEpoch - origin
+      let end = try #require(trip.end.timestamp).secondsSinceEpoch - origin
+      #expect(abs(start - truth.start) <= 10, "start \(start) s for \(truth.start) s; \(receiver)")
+      #expect(abs(end - truth.end) <= 10, "end \(end) s for \(truth.end) s; \(receiver)")
+    }
+    // Began and ended alternate, with changes only between them.
+    var open = false
+    for event in recognized.events {
+      switch event.state {
+      case .began:
+        #expect(!open)
+        open = true
+      case .changed: #expect(open)
+      case .ended, .cancelled:
+        #expect(open)
+        open = false
+      case .possible: Issue.record("possible is not a transition")
+      }
+    }
+  }
+
+  @Test func theTripCarriesItsFigures() throws {
+    var random = SeededRandom(seed: 9)
+    let track = TrackSimulator(receiver: .drawn(&random), style: .driving, phases: Self.day).generate(seed: 9)
+    let trips = Self.recognize(track).events.filter { $0.state == .ended }.map(\.trip)
+    let movements = track.movements
+    // The first trip is the two movements around the light.
+    let truth = movements[0].distance + movements[1].distance
+    let first = try #require(trips.first)
+    #expect(abs(first.distance - truth) / truth < 0.01, "\(first.distance) m for \(truth) m")
+    let movingTruth = movements[0].end - movements[0].start + movements[1].end - movements[1].start
+    #expect(abs(first.movingTime - movingTruth) < 3, "\(first.movingTime) s moving for \(movingTruth) s")
+    #expect(first.duration > first.movingTime)
+    #expect(first.maximumSpeed.map { $0 > 12 && $0 < 20 } == true)
+    #expect(first.meanMovingSpeed.map { $0 > 10 && $0 < 15 } == true)
+  }
+
+  @Test func aShortJitterIsCancelledNotATrip() {
+    // Doppler says 0.8 m/s for three seconds, then rest: began, then cancelled.
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    for second in 0..<200 {
+      var location = Location(latitude: 48.137, longitude: 11.575)
+      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+      location.speed = (10...12).contains(second) ? 0.8 : 0.05
+      location.horizontalAccuracy = 3
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    #expect(events.map(\.state) == [.began, .changed, .cancelled])
+    #expect(recognizer.state == .possible)
+  }
+
+  @Test func aTripUnderWayAtTheEndOfALogEndsWithIt() {
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    for second in 0..<100 {
+      var location = Location(latitude: 48.137 + Double(max(0, second - 10)) * 10 / 111_200, longitude: 11.575)
+      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+      location.speed = second >= 10 ? 10 : 0
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    let last = recognizer.finish()
+    #expect(last?.state == .ended)
+    #expect(last.map { abs($0.trip.distance - 890) < 15 } == true)
+    #expect(events.first?.state == .began)
+    #expect(recognizer.finish() == nil)
+  }
+
+  @Test func theManagerReportsMovementBeforeItsFiltersAndEndsTheTripWithTheLog() async throws {
+    var random = SeededRandom(seed: 4)
+    let phases: [MovementPhase] = [
+      .stand(seconds: 120), .move(seconds: 300, speed: 10), .stand(seconds: 120), .move(seconds: 100, speed: 8),
+    ]
+    let track = TrackSimulator(receiver: .drawn(&random), style: .driving, phases: phases).generate(seed: 4)
+    let path = NSTemporaryDirectory() + "whereami-movement-\(getpid()).nmea"
+    try Data(track.nmea).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let manager = LocationManager(source: NMEASource(.file(path: path)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.distanceFilter = 1000
+    manager.movementRecognizer = MovementRecognizer()
+    let updates = manager.updates
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    let states = recorder.movements.map(\.state)
+    #expect(states.first == .began)
+    #expect(states.filter { $0 == .began }.count == 2)
+    #expect(states.filter { $0 == .ended }.count == 2)
+    #expect(states.last == .ended)
+    // The distance filter let through a handful of fixes; the recogniser saw them all.
+    #expect(recorder.locations.count < 10)
+    #expect(states.filter { $0 == .changed }.count > 300)
+    // The trip that the log's end cut short ends before the source does.
+    guard case .failure(let error) = recorder.events.last, case .movement(let last) = recorder.events.dropLast().last
+    else {
+      Issue.record("the last events are not the trip's end and the source's")
+      return
+    }
+    #expect(error.code == .sourceEnded)
+    #expect(last.state == .ended)
+    #expect(abs(last.trip.distance - track.movements[1].distance) / track.movements[1].distance < 0.02)
+    var streamed: [MovementState] = []
+    for await event in updates {
+      if case .movement(let movement) = event { streamed.append(movement.state) }
+    }
+    #expect(streamed == states)
+  }
+}
