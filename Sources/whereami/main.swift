@@ -9,6 +9,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -
   (PrintCommand.spec, PrintCommand.run),
   (ReplayCommand.spec, ReplayCommand.run),
   (SummaryCommand.spec, SummaryCommand.run),
+  (TripsCommand.spec, TripsCommand.run),
   (WatchCommand.spec, WatchCommand.run),
   (ExportCommand.spec, ExportCommand.run),
 ]

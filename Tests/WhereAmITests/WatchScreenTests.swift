@@ -100,7 +100,8 @@ import Testing
     for expected in [
       "Latitude    52.5141000° N", "Longitude   13.3441000° E", "Accuracy    ±3.5 m (from DOP)",
       "Speed       1.40 m/s  5.0 km/h", "Course      93.8° E", "Distance    82.6 m", "From start  82.7 m",
-      "Fix         3D · GPS · 5 used", "Fix age     0.4 s", "UTC         2025-06-14 07:44:59.0",
+      "Motion      moving for 57 s", "Fix         3D · GPS · 5 used", "Fix age     0.4 s",
+      "UTC         2025-06-14 07:44:59.0",
       "Local       2025-06-14 09:44:59.0 CEST", "Altitude    36.3 m MSL ±6.9 m", "Ellipsoidal 75.9 m",
       "Climb       +0.10 m/s", "DOP         H 0.88  V 1.45  P 1.69",
     ] {
@@ -183,6 +184,15 @@ import Testing
     #expect(nautical.contains("Speed       2.72 kn"))
     #expect(nautical.contains("Distance    0.045 NM"))
     #expect(WatchFormat.distance(1606.4, .metric) == "1.606 km")
+    // A receiver that stood still from the first fix on.
+    var standing = WatchModel(sourceName: "standing")
+    for second in 0..<200 {
+      var location = Self.location(second: second % 60).withMinute(44 + second / 60)
+      location.speed = 0.02
+      standing.add(location, at: Self.arrival, zone: nil)
+    }
+    let standingScreen = Self.render(standing, 120, 40).joined(separator: "\n")
+    #expect(standingScreen.contains("Motion      stopped for 3 min 19 s"), "\(standingScreen)")
     #expect(WatchFormat.distance(1609.344, .imperial) == "1.000 mi")
   }
 
@@ -255,5 +265,16 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("Fix         no fix") })
     #expect(lines.contains { $0.hasPrefix("no satellite data") })
     #expect(lines.last!.hasSuffix("0 fixes"))
+  }
+}
+
+extension Location {
+  fileprivate func withMinute(_ minute: Int) -> Location {
+    var copy = self
+    copy.timeOfDay = TimeOfDay(hour: 7, minute: minute, second: Int(timeOfDay.seconds) % 60)!
+    copy.timestamp = timestamp.map {
+      Timestamp(date: $0.date, time: copy.timeOfDay)
+    }
+    return copy
   }
 }

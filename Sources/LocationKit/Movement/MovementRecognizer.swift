@@ -33,7 +33,8 @@ public struct Trip: Sendable, Equatable {
   /// Distance over moving time, m/s.
   public var meanMovingSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
 
-  static func seconds(_ location: Location) -> Double {
+  /// A location's time in seconds: since the epoch, or of the day for logs without a date.
+  public static func seconds(_ location: Location) -> Double {
     location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds
   }
 }

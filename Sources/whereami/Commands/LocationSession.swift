@@ -33,6 +33,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   ]
   private let manager: LocationManager
   private let render: (Location, TrackOdometer) -> Bool
+  private let recognized: ((MovementEvent) -> Bool)?
   private let finished = DispatchSemaphore(value: 0)
   private var odometer = TrackOdometer()
   private var fixes = 0
@@ -42,6 +43,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// Makes the manager for `arguments.positionals[0]` (or `defaultSource`).
   init(
     _ arguments: ParsedArguments, command: String, replaySpeed: Double? = nil, defaultSource: String = "-",
+    movement recognizer: MovementRecognizer? = nil, recognized: ((MovementEvent) -> Bool)? = nil,
     render: @escaping (Location, TrackOdometer) -> Bool
   ) throws(CommandError) {
     let queue = DispatchQueue(label: "whereami.session")
@@ -51,8 +53,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     self.manager = manager
     sourceName = name
     self.render = render
+    self.recognized = recognized
+    manager.movementRecognizer = recognizer
     manager.delegate = self
   }
+
+  /// The manager's movement recogniser as it stands (after ``run()``: at the end).
+  var movementRecognizer: MovementRecognizer? { manager.movementRecognizer }
 
   /// A location manager for the SOURCE of a command line (the first positional argument,
   /// or `defaultSource`), with `--accuracy`, `--distance-filter`, `--baud`, `--verbose`,
@@ -134,6 +141,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     odometer.add(location)
     if !render(location, odometer) {
       // Nobody reads the output any more (a closed pipe): end quietly.
+      manager.stopUpdatingLocation()
+      finished.signal()
+    }
+  }
+
+  func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {
+    if let recognized, !recognized(movement) {
       manager.stopUpdatingLocation()
       finished.signal()
     }

@@ -13,6 +13,9 @@ struct TrackSummary {
   var distance = 0.0
   var pathLength = 0.0
   var displacement = 0.0
+  /// Seconds moving and standing, as the odometer decides (summed over files for a total).
+  var movingTime = 0.0
+  var stoppedTime = 0.0
   var firstLocation: Location?
   var lastLocation: Location?
   var maximumSpeed: Double?
@@ -35,6 +38,8 @@ struct TrackSummary {
       distance = odometer.distance
       pathLength = odometer.pathLength
       displacement = odometer.displacement
+      movingTime = odometer.movingTime
+      stoppedTime = odometer.stoppedTime
       if firstLocation == nil { firstLocation = location }
       lastLocation = location
     }
@@ -52,6 +57,8 @@ struct TrackSummary {
     if let time = other.last, last == nil || time > last! { last = time }
     distance += other.distance
     pathLength += other.pathLength
+    movingTime += other.movingTime
+    stoppedTime += other.stoppedTime
     if firstLocation == nil { firstLocation = other.firstLocation }
     lastLocation = other.lastLocation ?? lastLocation
     if let firstLocation, let lastLocation { displacement = lastLocation.distance(from: firstLocation) }
@@ -94,6 +101,9 @@ struct TrackSummary {
     lines.append(
       "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)"
     )
+    lines.append(
+      "  moving time      \(fixes > 1 ? formatDuration(movingTime) : "-") (stopped \(fixes > 1 ? formatDuration(stoppedTime) : "-"))"
+    )
     lines.append("  max speed        \(maximumSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
     let modeList = [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { ("\(mode)", $0) } }
@@ -125,6 +135,10 @@ struct TrackSummary {
     object.add("distance", distance, 3)
     object.add("pathLength", pathLength, 3)
     object.add("displacement", displacement, 3)
+    if fixes > 1 {
+      object.add("movingTime", movingTime, 3)
+      object.add("stoppedTime", stoppedTime, 3)
+    }
     object.add("maxSpeed", maximumSpeed, 3)
     object.add("meanSpeed", meanSpeed, 3)
     object.add(

@@ -24,8 +24,12 @@ struct WatchModel: Sendable {
   private(set) var location: Location?
   /// The local time zone at the latest fix's time, for its local time.
   private(set) var localZone: LocalZone?
-  /// Distance travelled, path length and displacement since the first fix.
-  private(set) var odometer = TrackOdometer()
+  /// Trips and stops; its odometer gives the distance travelled, path length and
+  /// displacement since the first fix.
+  private(set) var movement = MovementRecognizer()
+  /// Whether the receiver is moving, and since which fix: the trip's start while moving,
+  /// the first fix of the stop while standing.
+  private(set) var motion: (moving: Bool, since: Location)?
   /// The most recent positions, oldest first, for the map.
   private(set) var track = TrackRing(capacity: WatchModel.trackCapacity)
   /// How many locations were delivered.
@@ -42,6 +46,9 @@ struct WatchModel: Sendable {
   /// Whether the source reached its end (a log file replayed to the last line).
   private(set) var ended = false
 
+  /// Distance travelled, path length and displacement since the first fix.
+  var odometer: TrackOdometer { movement.odometer }
+
   /// How many positions the map keeps: over an hour of a 1 Hz receiver.
   static let trackCapacity = 4096
 
@@ -56,7 +63,11 @@ struct WatchModel: Sendable {
   mutating func add(_ location: Location, at time: Double, zone: LocalZone?) {
     self.location = location
     localZone = zone
-    odometer.add(location)
+    _ = movement.add(location)
+    let moving = movement.odometer.isMoving
+    if motion?.moving != moving {
+      motion = (moving, moving ? movement.trip?.start ?? location : location)
+    }
     track.append(TrackPoint(latitude: location.latitude, longitude: location.longitude))
     fixCount += 1
     lastFixAt = time

@@ -194,6 +194,7 @@ enum WatchScreen {
       line("Course", WatchFormat.course(location?.course)),
       line("Distance", hasTrack ? WatchFormat.distance(odometer.distance, units) : unknown),
       line("From start", hasTrack ? WatchFormat.distance(odometer.displacement, units) : unknown),
+      line("Motion", motionText(model)),
       line("Fix", fixText(location)),
       line("Fix age", model.lastFixAt.map { WatchFormat.age(now - $0) } ?? unknown),
       line("UTC", utcText(location)),
@@ -203,6 +204,13 @@ enum WatchScreen {
       line("Climb", WatchFormat.climb(location?.climb, units)),
       line("DOP", dopText(location?.dop)),
     ]
+  }
+
+  /// `moving for 12 min`, `stopped for 3 min 5 s`, in the receiver's time.
+  private static func motionText(_ model: WatchModel) -> String {
+    guard let motion = model.motion, let location = model.location else { return WatchFormat.unknown }
+    let seconds = Trip.seconds(location) - Trip.seconds(motion.since)
+    return (motion.moving ? "moving for " : "stopped for ") + ExportText.duration(max(0, seconds))
   }
 
   private static func fixText(_ location: Location?) -> String {

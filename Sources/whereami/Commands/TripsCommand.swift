@@ -1,0 +1,156 @@
+import LocationKit
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `whereami trips [SOURCE]`: the trips and stops of a track.
+enum TripsCommand {
+  static let spec = CommandSpec(
+    name: "trips",
+    abstract: "List trips and stops: start, end, duration, distance, moving time, speeds, coordinates.",
+    arguments: "[SOURCE]",
+    minimumArguments: 0,
+    maximumArguments: 1,
+    options: [
+      OptionSpec(name: "json", value: nil, help: "One JSON object per trip (TRIP) and stop (STOP)."),
+      OptionSpec(
+        name: "stop", value: "SECONDS", help: "Standing this long ends a trip (default 60: lights do not)."),
+      OptionSpec(
+        name: "minimum", value: "METRES", help: "A trip shorter than this is noise, not a trip (default 50)."),
+    ] + LocationSession.specs.filter { $0.name != "accuracy" && $0.name != "distance-filter" },
+    discussion: """
+      SOURCE is any source of whereami print (default gpsd://localhost:2947); a live
+      source prints each trip as it ends, and Ctrl-C ends the trip under way. A trip begins when the receiver really
+      starts moving (its Doppler speed at least 0.5 m/s for a second, or without speeds
+      a departure beyond the position's noise) and ends when it has stood still for the
+      --stop time; between trips are stops. Text columns: kind, start and end (UTC),
+      duration, then for a trip its distance, moving time, highest and mean moving speed
+      and its start and end coordinates; for a stop where it was.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    let stop = try positive(arguments, "stop") ?? 60
+    let minimum = try positive(arguments, "minimum") ?? 50
+    let source = arguments.positionals.first ?? PrintCommand.defaultSource
+    let isLive = (try? SourceAddress(source))?.isLive ?? true
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: isLive)
+    let listing = TripListing(json: arguments.has("json"), output: output)
+    let session = try LocationSession(
+      arguments, command: spec.name, defaultSource: PrintCommand.defaultSource,
+      movement: MovementRecognizer(stopDuration: stop, minimumDistance: minimum),
+      recognized: { listing.recognized($0) },
+      render: { location, _ in listing.located(location) })
+    let code = session.run()
+    // Ctrl-C on a live source: the trip under way ends where the recording does.
+    if var recognizer = session.movementRecognizer, let event = recognizer.finish() {
+      _ = listing.recognized(event)
+    }
+    listing.finish()
+    if let failure = output.finish() { throw failure }
+    if code != .success { throw CommandError(message: nil, code: code) }
+  }
+
+  private static func positive(_ arguments: ParsedArguments, _ name: String) throws(CommandError) -> Double? {
+    guard let text = arguments.value(name) else { return nil }
+    guard let value = Double(text), value > 0, value.isFinite else {
+      throw CommandError(message: "trips: --\(name) '\(text)' is not a positive number", code: .usage)
+    }
+    return value
+  }
+}
+
+/// Writes trips as they end, and the stops between them.
+final class TripListing: @unchecked Sendable {
+  // @unchecked Sendable: `located` and `recognized` run on the session's serial callback
+  // queue, and `finish` on the main thread after the session has ended: never at once.
+  private let json: Bool
+  private let output: SharedOutput
+  /// Where the current stop began (the first fix, then each trip's end).
+  private var stopStart: Location?
+  private var latest: Location?
+
+  init(json: Bool, output: SharedOutput) {
+    self.json = json
+    self.output = output
+  }
+
+  func located(_ location: Location) -> Bool {
+    if stopStart == nil { stopStart = location }
+    latest = location
+    return true
+  }
+
+  func recognized(_ event: MovementEvent) -> Bool {
+    guard event.state == .ended else { return true }
+    let trip = event.trip
+    if let stopStart, Trip.seconds(trip.start) > Trip.seconds(stopStart) {
+      guard write(stop: stopStart, until: trip.start) else { return false }
+    }
+    stopStart = trip.end
+    return write(trip: trip)
+  }
+
+  func finish() {
+    if let stopStart, let latest, Trip.seconds(latest) > Trip.seconds(stopStart) {
+      _ = write(stop: stopStart, until: latest)
+    }
+  }
+
+  private func write(trip: Trip) -> Bool {
+    let text: String
+    if json {
+      var object = JSONObject()
+      object.add("class", string: "TRIP")
+      Self.times(trip.start, trip.end, &object)
+      object.add("distance", trip.distance, 3)
+      object.add("movingTime", trip.movingTime, 3)
+      object.add("maxSpeed", trip.maximumSpeed, 3)
+      object.add("meanSpeed", trip.meanMovingSpeed, 3)
+      object.add("startLat", trip.start.latitude, 9)
+      object.add("startLon", trip.start.longitude, 9)
+      object.add("endLat", trip.end.latitude, 9)
+      object.add("endLon", trip.end.longitude, 9)
+      text = object.finish() + "\n"
+    } else {
+      text =
+        "trip \(Self.time(trip.start))  \(Self.time(trip.end))  \(ExportText.duration(trip.duration))  "
+        + "\(fixed(trip.distance / 1000, 3)) km  moving \(ExportText.duration(trip.movingTime))  "
+        + "max \(trip.maximumSpeed.map { fixed($0, 1) + " m/s" } ?? "-")  "
+        + "mean \(trip.meanMovingSpeed.map { fixed($0, 2) + " m/s" } ?? "-")  "
+        + "\(Self.place(trip.start)) -> \(Self.place(trip.end))\n"
+    }
+    return output.write { $0.append(string: text) }
+  }
+
+  private func write(stop start: Location, until end: Location) -> Bool {
+    let text: String
+    if json {
+      var object = JSONObject()
+      object.add("class", string: "STOP")
+      Self.times(start, end, &object)
+      object.add("lat", start.latitude, 9)
+      object.add("lon", start.longitude, 9)
+      text = object.finish() + "\n"
+    } else {
+      let duration = Trip.seconds(end) - Trip.seconds(start)
+      text = "stop \(Self.time(start))  \(Self.time(end))  \(ExportText.duration(duration))  at \(Self.place(start))\n"
+    }
+    return output.write { $0.append(string: text) }
+  }
+
+  private static func times(_ start: Location, _ end: Location, _ object: inout JSONObject) {
+    if let time = start.timestamp { object.add("start", string: time.description) }
+    if let time = end.timestamp { object.add("end", string: time.description) }
+    object.add("duration", Trip.seconds(end) - Trip.seconds(start), 3)
+  }
+
+  private static func time(_ location: Location) -> String {
+    location.timestamp?.description ?? location.timeOfDay.description
+  }
+
+  private static func place(_ location: Location) -> String {
+    "\(fixed(location.latitude, 6)),\(fixed(location.longitude, 6))"
+  }
+}

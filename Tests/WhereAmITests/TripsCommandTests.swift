@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite struct TripsCommandTests {
+  /// Stand 10 min, drive 10 min with a 40 s stop at a light, park 30 min, walk 8 min,
+  /// stand 5 min.
+  static let phases: [MovementPhase] = [
+    .stand(seconds: 600), .move(seconds: 600, speed: 12), .stand(seconds: 40), .move(seconds: 300, speed: 9),
+    .stand(seconds: 1800), .move(seconds: 480, speed: 1.4), .stand(seconds: 300),
+  ]
+
+  static func log(seed: UInt64) throws -> (path: String, track: SimulatedTrack) {
+    var random = SeededRandom(seed: seed)
+    var receiver = ReceiverModel.drawn(&random)
+    receiver.multipathPerHour = 6
+    let track = TrackSimulator(receiver: receiver, style: .driving, phases: phases).generate(seed: seed)
+    let path = NSTemporaryDirectory() + "whereami-trips-\(getpid())-\(seed).nmea"
+    try Data(track.nmea).write(to: URL(fileURLWithPath: path))
+    return (path, track)
+  }
+
+  @Test func listsTripsAndStopsOfALog() throws {
+    let (path, track) = try Self.log(seed: 31)
+    defer { unlink(path) }
+    let result = try runWhereAmI(["trips", "--json", path])
+    #expect(result.code == 0, "\(result.error)")
+    let objects = try result.output.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    #expect(objects.map { $0["class"] as? String } == ["STOP", "TRIP", "STOP", "TRIP", "STOP"], "\(result.output)")
+    let trips = objects.filter { $0["class"] as? String == "TRIP" }
+    guard trips.count == 2 else { return }
+    let drive = track.movements[0].distance + track.movements[1].distance
+    let walk = track.movements[2].distance
+    for (trip, truth) in zip(trips, [drive, walk]) {
+      let distance = try #require(trip["distance"] as? Double)
+      #expect(abs(distance - truth) / truth < 0.02, "\(distance) m for \(truth) m")
+      for key in ["start", "end", "duration", "movingTime", "maxSpeed", "meanSpeed", "startLat", "endLon"] {
+        #expect(trip[key] != nil, "missing \(key)")
+      }
+    }
+    // Durations add up to the log's span, without overlaps.
+    let total = objects.compactMap { $0["duration"] as? Double }.reduce(0, +)
+    #expect(abs(total - (Self.phases.totalSeconds - 1)) < 2, "\(total) s")
+
+    // summary: the same split into moving and standing time.
+    let summary = try runWhereAmI(["summary", "--json", path])
+    let figures = try JSONSerialization.jsonObject(with: Data(summary.output.utf8)) as! [String: Any]
+    let moving = track.movements.map { $0.end - $0.start }.reduce(0, +)
+    let movingTime = try #require(figures["movingTime"] as? Double)
+    let stoppedTime = try #require(figures["stoppedTime"] as? Double)
+    #expect(abs(movingTime - moving) < 6, "\(movingTime) s moving for \(moving) s")
+    let duration = try #require(figures["duration"] as? Double)
+    #expect(abs(movingTime + stoppedTime - duration) < 1e-6, "\(movingTime) + \(stoppedTime) s for \(duration) s")
+
+    let text = try runWhereAmI(["trips", path])
+    #expect(text.code == 0)
+    let lines = text.output.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines[1].hasPrefix("trip 2026-03-14T08:10:"), "\(lines[1])")
+    #expect(lines[1].contains(" km  moving "))
+    #expect(lines[2].hasPrefix("stop ") && lines[2].contains(" at 48."))
+  }
+
+  @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
+    let (path, _) = try Self.log(seed: 32)
+    defer { unlink(path) }
+    let fifo = NSTemporaryDirectory() + "whereami-trips-\(getpid()).fifo"
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let writer = FileHandle(fileDescriptor: open(fifo, O_RDWR | O_CLOEXEC), closeOnDealloc: true)
+    let child = try ChildProcess(Paths.whereami, ["trips", "-"], stdinPath: fifo)
+    defer { child.terminate() }
+    // Up to the middle of the long stop after the drive: the drive has ended (a minute
+    // standing) and is printed while the pipe stays open.
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let cut = lines.firstIndex { String(decoding: $0, as: UTF8.self).contains("GPGGA,085000") } ?? lines.count
+    writer.write(Data(lines[..<cut].joined(separator: [UInt8(ascii: "\n")])) + Data("\n".utf8))
+    #expect(child.waitForOutputLines(2, timeout: 20), "\(child.standardOutput)")
+    #expect(child.standardOutput.split(separator: "\n").last?.hasPrefix("trip ") == true)
+    kill(child.pid, SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+  }
+}
