@@ -88,4 +88,44 @@ import Testing
     kill(child.pid, SIGINT)
     #expect(child.wait(timeout: 10) == 0)
   }
+
+  @Test func exportSplitsByTripAndLeavesOutTheStops() throws {
+    let (path, _) = try Self.log(seed: 33)
+    defer { unlink(path) }
+    let trips = try runWhereAmI(["trips", "--json", path]).output.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }.filter { $0["class"] as? String == "TRIP" }
+    #expect(trips.count == 2)
+
+    let geojson = try runWhereAmI(["export", "--split", "trips", "--format", "geojson", path])
+    #expect(geojson.code == 0, "\(geojson.error)")
+    let collection = try JSONSerialization.jsonObject(with: Data(geojson.output.utf8)) as! [String: Any]
+    let features = try #require(collection["features"] as? [[String: Any]])
+    #expect(features.count == trips.count)
+    for (feature, trip) in zip(features, trips) {
+      let properties = try #require(feature["properties"] as? [String: Any])
+      #expect(properties["start"] as? String == trip["start"] as? String)
+      #expect(properties["end"] as? String == trip["end"] as? String)
+      let distance = try #require(properties["distance"] as? Double)
+      let tripDistance = try #require(trip["distance"] as? Double)
+      #expect(abs(distance - tripDistance) / tripDistance < 0.01, "\(distance) m for \(tripDistance) m")
+    }
+
+    let gpx = try runWhereAmI(["export", "--split", "trips", "--format", "gpx", path])
+    #expect(gpx.code == 0)
+    #expect(gpx.output.components(separatedBy: "<trk>").count - 1 == 2)
+    #expect(gpx.output.contains("<name>whereami-trips-\(getpid())-33, trip 2</name>"))
+    // Every exported point lies within a trip: none from the stops.
+    // (CSV lines end in CRLF, a single Character to Swift.)
+    let whole = try runWhereAmI(["export", "--format", "csv", path]).output.split(separator: "\r\n").count - 1
+    let split =
+      try runWhereAmI(["export", "--split", "trips", "--format", "csv", path]).output
+      .split(separator: "\r\n").count - 1
+    let tripSeconds = trips.compactMap { $0["duration"] as? Double }.reduce(0, +)
+    #expect(split < whole)
+    #expect(abs(Double(split) - (tripSeconds + 2)) <= 2, "\(split) fixes in \(tripSeconds) s of trips")
+
+    let bad = try runWhereAmI(["export", "--split", "stops", "--format", "gpx", path])
+    #expect(bad.code == 64)
+  }
 }

@@ -100,7 +100,7 @@ import Testing
     for expected in [
       "Latitude    52.5141000° N", "Longitude   13.3441000° E", "Accuracy    ±3.5 m (from DOP)",
       "Speed       1.40 m/s  5.0 km/h", "Course      93.8° E", "Distance    82.6 m", "From start  82.7 m",
-      "Motion      moving for 57 s", "Fix         3D · GPS · 5 used", "Fix age     0.4 s",
+      "Motion      moving for 59 s", "Fix         3D · GPS · 5 used", "Fix age     0.4 s",
       "UTC         2025-06-14 07:44:59.0",
       "Local       2025-06-14 09:44:59.0 CEST", "Altitude    36.3 m MSL ±6.9 m", "Ellipsoidal 75.9 m",
       "Climb       +0.10 m/s", "DOP         H 0.88  V 1.45  P 1.69",

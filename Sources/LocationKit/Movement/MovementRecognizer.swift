@@ -96,6 +96,8 @@ public struct MovementRecognizer: Sendable {
     odometer.add(location)
     if let latest, Trip.seconds(location) <= Trip.seconds(latest) { return nil }
     latest = location
+    // A track that begins in motion: its trip begins at its first fix.
+    if lastAtRest == nil { lastAtRest = location }
 
     guard var trip else {
       if !odometer.isMoving {

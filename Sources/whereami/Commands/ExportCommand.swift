@@ -23,6 +23,9 @@ enum ExportCommand {
       OptionSpec(
         name: "gap", value: "SECONDS",
         help: "Start a new track segment after a fix gap longer than this (default 10; 0 never)."),
+      OptionSpec(
+        name: "split", value: "gaps|trips",
+        help: "Segments at fix gaps (default), or one per trip, stops left out (GPX: a track each)."),
       OptionSpec(name: "points", value: nil, help: "GeoJSON: one Point feature per fix instead of lines."),
       OptionSpec(name: "name", value: "NAME", help: "The track's name (default: the SOURCE's file name)."),
     ] + LocationSession.specs,
@@ -36,6 +39,8 @@ enum ExportCommand {
       (KML 2.2: timestamped fixes and the track's lines), csv (RFC 4180, every field),
       jsonl (the lines of print --json) and svg (a map of the track coloured by speed, with
       a scale bar, a north arrow, start and end markers and a legend).
+      --split trips writes one segment per trip (as whereami trips finds them: a stop of a
+      minute or more ends a trip), and leaves out the stops between them.
       With -o FILE the export is written to FILE.partial-PID and renamed to FILE when it is
       complete; on an error or an interruption the partial file is removed. A FILE that
       cannot be created or written gives exit code 74.
@@ -49,12 +54,19 @@ enum ExportCommand {
       throw CommandError(message: "export: --points is for --format geojson", code: .usage)
     }
     let source = arguments.positionals[0]
-    let header = ExportHeader(name: arguments.value("name") ?? trackName(source), source: source, gap: gap)
+    let splitTrips: Bool
+    switch arguments.value("split") {
+    case nil, "gaps": splitTrips = false
+    case "trips": splitTrips = true
+    case let other?: throw CommandError(message: "export: --split '\(other)' is not gaps or trips", code: .usage)
+    }
+    var header = ExportHeader(name: arguments.value("name") ?? trackName(source), source: source, gap: gap)
+    header.segmentsAreTrips = splitTrips
     if let file = arguments.value("output"), isSameFile(file, source) {
       // Renaming the export over its own log would lose the log.
       throw CommandError(message: "export: -o '\(file)' is the SOURCE itself", code: .usage)
     }
-    let session = try ExportSession(arguments, command: spec.name, gap: gap)
+    let session = try ExportSession(arguments, command: spec.name, gap: gap, splitTrips: splitTrips)
     let output = try ExportOutput.open(arguments.value("output"), partial: session.partialFile)
     let writer: any ExportWriter
     do throws(CommandError) {

@@ -65,9 +65,11 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private var breakPending = false
   private var lastReceiverFix: (epoch: Double?, timeOfDay: Double)?
   private var lastExported: Location?
+  /// With `--split trips`: the trips, and the fixes not yet known to be in one.
+  private var trips: TripSplitter?
 
   /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
-  init(_ arguments: ParsedArguments, command: String, gap: Double) throws(CommandError) {
+  init(_ arguments: ParsedArguments, command: String, gap: Double, splitTrips: Bool = false) throws(CommandError) {
     let (configured, name) = try LocationSession.makeManager(
       arguments, command: command, replaySpeed: nil, defaultSource: "-", queue: queue)
     // The filters are applied here (see above): the manager delivers every fix.
@@ -79,6 +81,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     sourceName = name
     isLive = (try? SourceAddress(arguments.positionals.first ?? "-"))?.isLive ?? true
     self.gap = gap
+    trips = splitTrips ? TripSplitter() : nil
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
     let output = arguments.value("output")
@@ -155,7 +158,15 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
-    guard !stopped, let writer, let output else { return }
+    guard !stopped else { return }
+    if trips != nil {
+      let ready = trips!.add(location)
+      for (fix, startsTrip) in ready {
+        if startsTrip { breakPending = true }
+        export(fix)
+      }
+      return
+    }
     // A gap is measured between the receiver's fixes, before the filters.
     let epoch = location.timestamp?.secondsSinceEpoch
     let timeOfDay = location.timeOfDay.seconds
@@ -172,7 +183,12 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       if abs(difference) > gap { breakPending = true }
     }
     lastReceiverFix = (epoch, timeOfDay)
+    export(location)
+  }
 
+  /// Writes a fix that passes the filters, in a new segment when one is due.
+  private func export(_ location: Location) {
+    guard !stopped, let writer, let output else { return }
     // The filters of `print` (LocationManager's desiredAccuracy and distanceFilter).
     if desiredAccuracy > 0 {
       guard let accuracy = location.horizontalAccuracy, accuracy <= desiredAccuracy else { return }
@@ -203,11 +219,123 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !stopped else { return }
     if error.code == .sourceEnded {
+      // A trip under way ends with the log.
+      if trips != nil {
+        for (fix, startsTrip) in trips!.finish() {
+          if startsTrip { breakPending = true }
+          export(fix)
+        }
+      }
       finish(.ended)
       return
     }
     printError("whereami: \(error.kind): \(error.message)")
     guard error.isFinal else { return }
     finish(.failed(CommandError(message: nil, code: LocationSession.exitCode(for: error))))
+  }
+}
+
+/// Cuts a track into its trips for `export --split trips`: a fix comes out once it is
+/// known to belong to a trip that reached the recogniser's minimum distance, and the fixes
+/// of stops (the standing at either end, the noise of a cancelled start) never do. Memory
+/// stays bounded: what waits is at most the stop duration's fixes, plus the start of a
+/// trip until it has gone its minimum distance (both capped at `limit` fixes, beyond
+/// which the oldest are let through or dropped).
+struct TripSplitter {
+  private var recognizer = MovementRecognizer()
+  /// Recent fixes outside any trip, for the start of the next.
+  private var before: [Location] = []
+  /// Fixes of a trip that has not yet gone its minimum distance.
+  private var unconfirmed: [Location] = []
+  /// Fixes of a trip standing still, which either resumes (they are part of it) or ends.
+  private var standing: [Location] = []
+  private var confirmed = false
+  private var startsTrip = false
+  let limit = 4096
+
+  /// Adds a fix; returns the fixes now known to be in a trip, with whether each starts one.
+  mutating func add(_ location: Location) -> [(Location, Bool)] {
+    let event = recognizer.add(location)
+    guard let event else {
+      if recognizer.trip == nil {
+        before.append(location)
+        if before.count > limit { before.removeFirst(before.count - limit / 2) }
+        return []
+      }
+      // In a trip, standing (no event): held until the trip goes on or ends.
+      standing.append(location)
+      if standing.count > limit { return release(Array(standing.prefix(limit / 2)), dropping: limit / 2) }
+      return []
+    }
+    switch event.state {
+    case .began:
+      let start = Trip.seconds(event.trip.start)
+      unconfirmed = before.filter { Trip.seconds($0) >= start } + [location]
+      before = []
+      standing = []
+      confirmed = false
+      startsTrip = true
+      return confirmIfFar(event.trip)
+    case .changed:
+      let resumed = standing + [location]
+      standing = []
+      if confirmed { return emit(resumed) }
+      unconfirmed += resumed
+      if unconfirmed.count > limit { unconfirmed.removeFirst(unconfirmed.count - limit) }
+      return confirmIfFar(event.trip)
+    case .ended, .cancelled:
+      return end(event, after: location)
+    case .possible:
+      return []
+    }
+  }
+
+  /// Ends a trip under way at the end of the track.
+  mutating func finish() -> [(Location, Bool)] {
+    guard let event = recognizer.finish() else { return [] }
+    return end(event, after: nil)
+  }
+
+  private mutating func end(_ event: MovementEvent, after location: Location?) -> [(Location, Bool)] {
+    // The trip ends at the first fix of its stop; the rest of the stop is not exported.
+    var out: [(Location, Bool)] = []
+    if event.state == .ended {
+      let end = Trip.seconds(event.trip.end)
+      let last = standing.filter { Trip.seconds($0) <= end }
+      if !confirmed {
+        unconfirmed += last
+        out = emit(unconfirmed)
+      } else {
+        out = emit(last)
+      }
+    }
+    unconfirmed = []
+    standing = []
+    confirmed = false
+    before = location.map { [$0] } ?? []
+    return out
+  }
+
+  private mutating func confirmIfFar(_ trip: Trip) -> [(Location, Bool)] {
+    guard !confirmed, trip.distance >= recognizer.minimumDistance else { return [] }
+    confirmed = true
+    let fixes = unconfirmed
+    unconfirmed = []
+    return emit(fixes)
+  }
+
+  private mutating func emit(_ fixes: [Location]) -> [(Location, Bool)] {
+    var out: [(Location, Bool)] = []
+    out.reserveCapacity(fixes.count)
+    for fix in fixes {
+      out.append((fix, startsTrip))
+      startsTrip = false
+    }
+    return out
+  }
+
+  private mutating func release(_ fixes: [Location], dropping count: Int) -> [(Location, Bool)] {
+    standing.removeFirst(count)
+    return confirmed ? emit(fixes) : []
   }
 }

@@ -25,6 +25,8 @@ struct ExportHeader {
   var source: String
   /// Fixes further apart than this many seconds start a new segment; 0 never splits.
   var gap: Double
+  /// Whether each segment is a trip (`--split trips`): GPX then writes a track per trip.
+  var segmentsAreTrips = false
 }
 
 /// Writes the bytes gathered in a buffer out to the export's destination and empties it.

@@ -3,7 +3,8 @@ import NMEA
 
 /// GPX 1.1 (topografix.com/GPX/1/1): one `trk` whose `trkseg`s are the continuous spans of
 /// the track, as the schema asks ("start a new Track Segment for each continuous span of
-/// track data") and as gpsd's gpxlogger writes them.
+/// track data") and as gpsd's gpxlogger writes them; with `--split trips`, one `trk` per
+/// trip, named "NAME, trip N".
 ///
 /// Each `trkpt` carries what GPX 1.1 has a place for, in the schema's order: `ele` (metres
 /// above mean sea level), `time`, `magvar`, `geoidheight`, `fix`, `sat`, `hdop`, `vdop`,
@@ -37,10 +38,21 @@ final class GPXWriter: ExportWriter {
   }
 
   func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+    if header.segmentsAreTrips, fix.startsSegment, trackOpen {
+      // A track per trip (`--split trips`).
+      if segmentOpen { output.append("  </trkseg>\n") }
+      output.append(" </trk>\n")
+      segmentOpen = false
+      trackOpen = false
+    }
     if !trackOpen {
       trackOpen = true
       output.append(" <trk>\n  <name>")
       output.append(xmlText: header.name)
+      if header.segmentsAreTrips {
+        output.append(", trip ")
+        output.append(integer: fix.segment + 1)
+      }
       output.append("</name>\n")
     }
     if fix.startsSegment {
