@@ -128,4 +128,24 @@ import Testing
     let bad = try runWhereAmI(["export", "--split", "stops", "--format", "gpx", path])
     #expect(bad.code == 64)
   }
+
+  @Test func summarySaysWhatWasBridgedAcrossFixLosses() throws {
+    var random = SeededRandom(seed: 34)
+    var simulator = TrackSimulator(
+      receiver: .drawn(&random), style: .driving, phases: [.move(seconds: 1200, speed: 15)])
+    simulator.meanTimeBetweenOutages = 200
+    let track = simulator.generate(seed: 34)
+    try #require(track.pathInOutages > 0)
+    let path = NSTemporaryDirectory() + "whereami-bridges-\(getpid()).nmea"
+    try Data(track.nmea).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let summary = try runWhereAmI(["summary", "--json", path])
+    let object = try JSONSerialization.jsonObject(with: Data(summary.output.utf8)) as! [String: Any]
+    let bridged = try #require(object["bridgedDistance"] as? Double)
+    #expect((object["fixLosses"] as? Int ?? 0) > 0)
+    // A bridge runs from the last fix before the loss to the first after it.
+    #expect(bridged >= track.pathInOutages && bridged < track.pathInOutages + 40 * 15, "\(bridged) m")
+    let text = try runWhereAmI(["summary", path])
+    #expect(text.output.contains(" bridged, "))
+  }
 }

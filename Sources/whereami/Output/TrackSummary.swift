@@ -16,6 +16,9 @@ struct TrackSummary {
   /// Seconds moving and standing, as the odometer decides (summed over files for a total).
   var movingTime = 0.0
   var stoppedTime = 0.0
+  /// The part of `distance` added across fix losses, and how many were bridged.
+  var bridgedDistance = 0.0
+  var bridges = 0
   var firstLocation: Location?
   var lastLocation: Location?
   var maximumSpeed: Double?
@@ -40,6 +43,8 @@ struct TrackSummary {
       displacement = odometer.displacement
       movingTime = odometer.movingTime
       stoppedTime = odometer.stoppedTime
+      bridgedDistance = odometer.bridgedDistance
+      bridges = odometer.bridges
       if firstLocation == nil { firstLocation = location }
       lastLocation = location
     }
@@ -59,6 +64,8 @@ struct TrackSummary {
     pathLength += other.pathLength
     movingTime += other.movingTime
     stoppedTime += other.stoppedTime
+    bridgedDistance += other.bridgedDistance
+    bridges += other.bridges
     if firstLocation == nil { firstLocation = other.firstLocation }
     lastLocation = other.lastLocation ?? lastLocation
     if let firstLocation, let lastLocation { displacement = lastLocation.distance(from: firstLocation) }
@@ -101,6 +108,10 @@ struct TrackSummary {
     lines.append(
       "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)"
     )
+    if bridges > 0 {
+      lines.append(
+        "  fix losses       \(bridges) bridged, \(fixed(bridgedDistance, 1)) m of the distance (straight across)")
+    }
     lines.append(
       "  moving time      \(fixes > 1 ? formatDuration(movingTime) : "-") (stopped \(fixes > 1 ? formatDuration(stoppedTime) : "-"))"
     )
@@ -135,6 +146,8 @@ struct TrackSummary {
     object.add("distance", distance, 3)
     object.add("pathLength", pathLength, 3)
     object.add("displacement", displacement, 3)
+    object.add("bridgedDistance", bridgedDistance, 3)
+    object.add("fixLosses", integer: bridges)
     if fixes > 1 {
       object.add("movingTime", movingTime, 3)
       object.add("stoppedTime", stoppedTime, 3)
