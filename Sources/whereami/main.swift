@@ -28,8 +28,8 @@ let overview = """
 
   EXIT CODES:
     0 success (rejected input lines are counted, not fatal), 64 usage error,
-    65 invalid data in an argument, 66 source not found, 74 read or write error,
-    77 permission denied.
+    65 no fix in the input (print, replay, trips), 66 source not found,
+    74 read or write error, 77 permission denied.
   """
 
 extension String {
@@ -50,7 +50,12 @@ signal(SIGPIPE, SIG_IGN)
     return .usage
   }
   if first == "--help" || first == "-h" || first == "help" {
-    print(overview)
+    // `whereami help print` is `whereami print --help`.
+    if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+      print(command.spec.help)
+    } else {
+      print(overview)
+    }
     return .success
   }
   if first == "--version" {

@@ -161,7 +161,7 @@ import Testing
     #expect(recorder.locations.isEmpty)
   }
 
-  @Test func unreadableLocalDeviceIsDenied() throws {
+  @Test func aDeviceGpsdDoesNotHaveIsNotFoundAndSaysWhy() throws {
     // A device only root may read: gpsd (user gpsd, group dialout) cannot open it.
     let path = NSTemporaryDirectory() + "whereami-ttyFAKE-\(getpid())"
     _ = FileManager.default.createFile(atPath: path, contents: Data())
@@ -174,9 +174,12 @@ import Testing
     let recorder = Recorder()
     manager.delegate = recorder
     manager.startUpdatingLocation()
-    #expect(recorder.waitForError(.denied))
+    // gpsd was never told of it: not managed, and gpsd could not have read it anyway.
+    #expect(recorder.waitForError(.sourceNotFound))
+    #expect(recorder.errors.last?.message.contains("gpsd does not manage \(path)") == true)
+    #expect(recorder.errors.last?.message.contains("gpsdctl add") == true)
     #expect(recorder.errors.last?.message.contains("dialout") == true)
-    #expect(!manager.isUpdating, "denied is final")
+    #expect(!manager.isUpdating, "not found is final")
     // A device that does not exist at all is not found.
     let missing = LocationManager(
       source: GPSDSource(host: "127.0.0.1", port: daemon.port, device: "/dev/whereami-none"))

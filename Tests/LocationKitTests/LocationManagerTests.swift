@@ -98,6 +98,8 @@ import Testing
       case .update: "update"
       case .failure(let error): error.kind
       case .movement(let movement): movement.state.description
+      case .setAside(_, let reason): reason.description
+      case .sky: "sky"
       }
     }
     #expect(kinds == ["update", "update", "location unknown", "update", "update", "source ended"])
@@ -394,6 +396,8 @@ import Testing
       case .update(let location, _): seen.append(location.timeOfDay.description)
       case .failure(let error): seen.append(error.kind)
       case .movement(let movement): seen.append(movement.state.description)
+      case .setAside(_, let reason): seen.append(reason.description)
+      case .sky: break
       }
     }
     #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])

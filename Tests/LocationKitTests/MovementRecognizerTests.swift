@@ -172,4 +172,40 @@ import Testing
     }
     #expect(streamed == states)
   }
+
+  @Test func aTripEndsWhereTheFixesStopWhenTheReceiverIsSwitchedOff() {
+    // Driving, then nothing for eight hours, then driving again elsewhere: two trips.
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    func add(_ second: Int, north: Double) {
+      var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
+      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+      location.speed = 10
+      location.horizontalAccuracy = 3
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    for second in 0...300 { add(second, north: Double(second) * 10) }
+    for second in 29_100...29_400 { add(second, north: 5000 + Double(second - 29_100) * 10) }
+    if let last = recognizer.finish() { events.append(last) }
+    let ended = events.filter { $0.state == .ended }.map(\.trip)
+    #expect(ended.count == 2)
+    #expect(ended.first.map { abs($0.duration - 300) < 2 } == true, "\(ended.first?.duration ?? -1) s")
+    #expect(ended.first.map { abs($0.distance - 3000) < 20 } == true, "\(ended.first?.distance ?? -1) m")
+    #expect(ended.last.map { $0.duration < 310 } == true)
+  }
+
+  @Test func aTripWithoutDatesAcrossMidnightLastsItsMinutes() {
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    for step in 0...600 {
+      var location = Location(latitude: 48.137 + Double(max(0, step - 60)) * 8 / 111_200, longitude: 11.575)
+      location.timeOfDay = TimeOfDay(microseconds: (Int64(86_100 + step) % 86_400) * 1_000_000)
+      location.speed = step >= 60 && step < 500 ? 8 : 0
+      location.horizontalAccuracy = 3
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    let ended = events.filter { $0.state == .ended }.map(\.trip)
+    #expect(ended.count == 1)
+    #expect(ended.first.map { $0.duration > 430 && $0.duration < 450 } == true, "\(ended.first?.duration ?? -1)")
+  }
 }

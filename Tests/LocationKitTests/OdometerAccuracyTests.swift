@@ -64,10 +64,16 @@ import Testing
     Case(name: "walking, no speed sentences", goal: .within(fraction: 0.02)) { random in
       TrackSimulator(receiver: .drawn(&random, sendsSpeed: false), style: .walking, phases: walk(&random))
     },
+    Case(name: "walking, speed in one cycle of four", goal: .within(fraction: 0.02)) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.speedEvery = 4
+      return TrackSimulator(receiver: receiver, style: .walking, phases: walk(&random))
+    },
     Case(name: "driving with stops at lights and fix losses", goal: .within(fraction: 0.003)) { random in
       var simulator = TrackSimulator(
         receiver: .drawn(&random, rate: [1, 2, 5][Int(random.next() % 3)]), style: .driving, phases: drive(&random))
       simulator.meanTimeBetweenOutages = 240
+      simulator.outagesWhileStanding = true
       return simulator
     },
     Case(name: "cycling at 10 Hz (30 min)", goal: .within(fraction: 0.01)) { random in

@@ -54,6 +54,7 @@ import Testing
   ) -> Location {
     var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575 + east / 74_300)
     location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(seconds * 1e6))
+    location.timeOfDay = location.timestamp!.timeOfDay
     location.speed = speed
     location.horizontalAccuracy = accuracy
     return location
@@ -153,5 +154,74 @@ import Testing
     decoder.finish(handle)
     #expect(odometer.pathLength > 50)
     #expect(odometer.distance == 0)
+  }
+
+  @Test func aFirstFixWithoutADateIsNotFiftyYearsBeforeTheNext() {
+    // The capture starts after the cycle's RMC: the first fix has a time of day only.
+    var odometer = TrackOdometer()
+    var first = fix(0, speed: 10)
+    first.timestamp = nil
+    first.timeOfDay = TimeOfDay(hour: 8, minute: 0, second: 0)!
+    odometer.add(first)
+    for second in 1...10 { odometer.add(fix(Double(second), north: Double(second) * 10, speed: 10)) }
+    #expect(abs(odometer.distance - 100) < 1e-6, "\(odometer.distance)")
+    #expect(odometer.movingTime + odometer.stoppedTime == 10)
+  }
+
+  @Test func aLogWithoutDatesRunsOnAcrossMidnight() {
+    // Positions only (GGA, no dates): 1 m/s north from 23:58 to 00:03.
+    var odometer = TrackOdometer()
+    for second in 0...300 {
+      var location = Location(latitude: 48.137 + Double(second) / 111_200, longitude: 11.575)
+      location.timeOfDay = TimeOfDay(microseconds: (Int64(86_280 + second) % 86_400) * 1_000_000)
+      location.horizontalAccuracy = 1
+      odometer.add(location)
+    }
+    #expect(abs(odometer.distance - 300) < 10, "\(odometer.distance)")
+    #expect(odometer.time == 300)
+  }
+
+  @Test func aChangeOfRateIsNotAFixLossForEver() {
+    // 1 Hz for a minute, then one fix every 5 s (a power-saving mode), at 10 m/s.
+    var odometer = TrackOdometer()
+    var second = 0.0
+    while second <= 600 {
+      odometer.add(fix(second, north: second * 10, speed: 10))
+      second += second < 60 ? 1 : 5
+    }
+    #expect(abs(odometer.distance - 6000) < 1, "\(odometer.distance)")
+    #expect(odometer.bridges <= 3, "\(odometer.bridges) bridges")
+  }
+
+  @Test func aSpeedInEveryOtherCycleDoesNotConfirmASpike() {
+    // Standing, RMC every other second: a single 0.9 m/s spike, held by the GGA-only fix
+    // after it, is still one measurement.
+    var odometer = TrackOdometer()
+    for second in 0..<120 {
+      let speed: Double? = second % 2 == 1 ? nil : (second == 60 ? 0.9 : 0.1)
+      odometer.add(fix(Double(second), north: Double(second % 3), speed: speed))
+    }
+    #expect(odometer.distance == 0, "\(odometer.distance)")
+  }
+
+  @Test func switchingBetweenDopplerAndPositionsLosesNoDistance() {
+    // Speed in one cycle of four, at 5 m/s: the other three have positions only.
+    var odometer = TrackOdometer()
+    for second in 0...400 {
+      odometer.add(fix(Double(second), north: Double(second) * 5, speed: second % 4 == 0 ? 5 : nil, accuracy: 2))
+    }
+    #expect(abs(odometer.distance - 2000) / 2000 < 0.02, "\(odometer.distance)")
+  }
+
+  @Test func aNightParkedWithTheReceiverOffIsStoppedTime() {
+    var odometer = TrackOdometer()
+    for second in 0...60 { odometer.add(fix(Double(second), north: Double(second) * 10, speed: 10)) }
+    // Off for eight hours; on again 2 km away, already driving.
+    for second in 28_860...28_900 {
+      odometer.add(fix(Double(second), north: 2600 + Double(second - 28_860) * 10, speed: 10))
+    }
+    #expect(odometer.bridges == 1)
+    #expect(odometer.movingTime < 200, "\(odometer.movingTime) s moving")
+    #expect(abs(odometer.movingTime + odometer.stoppedTime - 28_900) < 1e-6)
   }
 }

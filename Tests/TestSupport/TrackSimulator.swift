@@ -53,6 +53,9 @@ public struct ReceiverModel: Sendable, CustomStringConvertible {
   public var knotDecimals: Int
   /// Whether RMC (speed and course) is sent; without it, GGA only.
   public var sendsSpeed: Bool
+  /// RMC in one cycle of this many (1: every cycle), as receivers configured to send
+  /// some sentences less often do.
+  public var speedEvery = 1
   /// Whether GST with the true sigmas is sent; without it, only HDOP.
   public var sendsStatistics: Bool
   /// Speeds below this are sent as 0 (a "static hold" receiver), m/s.
@@ -155,6 +158,7 @@ public struct SimulatedTrack: Sendable {
 /// known error model. The true path is integrated on the WGS84 ellipsoid with the local
 /// meridian and prime-vertical radii, so its length is exact to the integration step.
 public struct TrackSimulator {
+  private var epochIndex = 0
   public var receiver: ReceiverModel
   public var style: MovementStyle
   public var phases: [MovementPhase]
@@ -162,6 +166,8 @@ public struct TrackSimulator {
   /// length range; a loss either sends nothing or sends invalid sentences.
   public var meanTimeBetweenOutages: Double = 0
   public var outageLength: ClosedRange<Double> = 3...60
+  /// Whether fix losses also come while the body stands (a car in a garage).
+  public var outagesWhileStanding = false
   public var start = (latitude: 48.137, longitude: 11.575, date: (year: 2026, month: 3, day: 14), second: 8 * 3600.0)
 
   public init(receiver: ReceiverModel, style: MovementStyle = .walking, phases: [MovementPhase]) {
@@ -181,6 +187,11 @@ public struct TrackSimulator {
   }
 
   public func generate(seed: UInt64) -> SimulatedTrack {
+    var simulator = self
+    return simulator.run(seed: seed)
+  }
+
+  private mutating func run(seed: UInt64) -> SimulatedTrack {
     var random = SeededRandom(seed: seed)
     let step = 0.02
     let stepsPerEpoch = Int((1 / Double(receiver.rate) / step).rounded())
@@ -228,7 +239,9 @@ public struct TrackSimulator {
         if stepIndex % stepsPerEpoch == 0 {
           let moving = speed > 0
           // A loss needs fixes on both sides to be bridged: none in the first or last 70 s.
-          if moving, time >= nextOutage, time > outageEnd, time > 10, time < totalSeconds - 70 {
+          if outagesWhileStanding || moving, time >= nextOutage, time > outageEnd, time > 10,
+            time < totalSeconds - 70
+          {
             outageEnd = time + random.uniform(outageLength)
             outageSendsNothing = random.uniform() < 0.5
             nextOutage = outageEnd + random.uniform(0...1) * 2 * meanTimeBetweenOutages
@@ -337,7 +350,7 @@ public struct TrackSimulator {
     return SimulatedTrack(nmea: out, pathLength: path, pathInOutages: pathInOutages, movements: movements, fixes: fixes)
   }
 
-  private func writeEpoch(
+  private mutating func writeEpoch(
     into out: inout [UInt8], second: Double, valid: Bool, latitude: Double, longitude: Double, speed: Double,
     course: Double, sigma: Double
   ) {
@@ -362,7 +375,8 @@ public struct TrackSimulator {
         "GPGST,\(time),\(String(format: "%.1f", sigma * 1.5)),\(String(format: "%.1f,%.1f", sigma, sigma)),0.0,"
           + String(format: "%.1f,%.1f,%.1f", sigma, sigma, sigma * 1.6), into: &out)
     }
-    if receiver.sendsSpeed {
+    epochIndex += 1
+    if receiver.sendsSpeed, (epochIndex - 1) % receiver.speedEvery == 0 {
       if valid {
         let knots = String(format: "%.\(receiver.knotDecimals)f", speed / 0.514_444)
         Self.sentence(

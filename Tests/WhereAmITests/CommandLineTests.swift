@@ -203,7 +203,7 @@ import Testing
     #expect(try runWhereAmI(["print", "ftp://example"]).code == 64)
     #expect(try runWhereAmI(["print", "tcp://localhost"]).code == 64, "a TCP source needs a port")
     #expect(try runWhereAmI(["print", "--accuracy", "-3", Paths.fixture("walk.nmea")]).code == 64)
-    #expect(try runWhereAmI(["replay", "--speed", "0", Paths.fixture("walk.nmea")]).code == 64)
+    #expect(try runWhereAmI(["replay", "--speed", "-1", Paths.fixture("walk.nmea")]).code == 64)
     #expect(try runWhereAmI(["print", "--bogus", "x"]).code == 64)
     #expect(try runWhereAmI(["print", "--date", "yesterday", Paths.fixture("walk.nmea")]).code == 64)
   }
@@ -311,7 +311,8 @@ import Testing
     child.signalGroup(SIGTERM)
     #expect(child.wait(timeout: 10) == 0)
     let reports = child.standardError.components(separatedBy: "cannot connect to gpsd at 127.0.0.1:\(port)").count - 1
-    #expect(reports >= 2, "\(child.standardError)")
+    // Retried, but said once (again only when it changes, or after a minute).
+    #expect(reports == 1, "\(child.standardError)")
     #expect(child.standardError.contains("connection refused"))
   }
 

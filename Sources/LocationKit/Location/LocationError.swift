@@ -59,5 +59,6 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     }
   }
 
-  public var description: String { "\(kind): \(message)" }
+  /// The kind and the message, without saying the kind twice ("cannot connect to ...").
+  public var description: String { message.hasPrefix(kind) ? message : "\(kind): \(message)" }
 }

@@ -11,7 +11,7 @@ import Foundation
 ///   centimetres per second of noise where positions have metres. Movement is decided by
 ///   that speed with hysteresis: moving from ``movingSpeed`` held for
 ///   ``confirmationSeconds`` (then the steps that led there count too), stopped below
-///   ``stoppedSpeed``. While moving, the distance is the speed integrated over time
+///   ``stoppedSpeed``; only fixes that carry a speed of their own confirm. While moving, the distance is the speed integrated over time
 ///   (trapezoids between fixes); while stopped, nothing is added, whatever the positions
 ///   do. Integrating speed is the minimum-variance estimate of the path length when
 ///   the speed error is small and white against the position error: the integral's error
@@ -55,6 +55,8 @@ public struct TrackOdometer: Sendable {
   /// A speed is used for fixes that carry none for this long after it, seconds (for
   /// receivers that send speed in some reporting cycles only).
   public static let speedHoldSeconds = 2.5
+  /// The longest a speed is held for a receiver that sends speeds rarely, seconds.
+  public static let longestSpeedHold = 10.0
   /// How many combined sigmas a departure from the anchor must exceed, positions only.
   /// The two blocks' errors are both in the distance: for 1-sigma accuracies that are
   /// right, noise exceeds 4 combined sigmas with probability exp(−8) = 3 × 10⁻⁴ per
@@ -70,6 +72,10 @@ public struct TrackOdometer: Sendable {
   public static let blockSeconds = 2.0
   /// The shortest time without fixes that is a fix loss, seconds.
   public static let gapSeconds = 2.5
+  /// A fix loss longer than this counts as stopped time, not moving, seconds.
+  public static let longestMovingGap = 60.0
+  /// A step back in time longer than this starts a new stretch of track, seconds.
+  public static let newSessionSeconds = 600.0
 
   /// Noise-proof distance travelled, metres. Never decreases: while a chord measured from
   /// positions is still open, it includes the chord so far.
@@ -94,7 +100,11 @@ public struct TrackOdometer: Sendable {
   private var first: Location?
   private var previous: Location?
   private var previousSeconds = 0.0
-  private var fixInterval: Double?
+  private var clock = TrackClock()
+  private var intervals = RecentIntervals()
+  /// When the last fix carrying a speed came, and the recent intervals between such fixes.
+  private var lastMeasuredSpeedAt: Double?
+  private var speedIntervals = RecentIntervals()
   /// The last speed seen and when.
   private var lastSpeed: (speed: Double, seconds: Double)?
   /// Doppler: distance of steps above ``movingSpeed`` not yet confirmed, and since when.
@@ -104,8 +114,8 @@ public struct TrackOdometer: Sendable {
   private var anchor: Block?
   private var filling = Block()
   private var candidate: Block?
-  /// The smallest non-zero coordinate steps seen, degrees of latitude and of longitude.
   private var usingPositions = true
+  /// The smallest non-zero coordinate steps seen, degrees of latitude and of longitude.
   private var latitudeQuantum = Double.infinity
   private var longitudeQuantum = Double.infinity
 
@@ -114,8 +124,8 @@ public struct TrackOdometer: Sendable {
 
   /// Adds the next location of the track.
   public mutating func add(_ location: Location) {
-    let seconds = Self.seconds(location)
     guard let first, let previous else {
+      let seconds = clock.advance(to: location)
       self.first = location
       self.previous = location
       previousSeconds = seconds
@@ -124,10 +134,16 @@ public struct TrackOdometer: Sendable {
       if let speed = location.speed { lastSpeed = (speed, seconds) }
       return
     }
-    var elapsed = seconds - previousSeconds
-    // Logs without a date: the time of day wraps at midnight.
-    if location.timestamp == nil, elapsed < -43_200 { elapsed += 86_400 }
+    let elapsed = TrackClock.elapsed(from: previous, to: location)
+    if elapsed < -Self.newSessionSeconds {
+      // Another session (logs joined out of order, a clock reset): start afresh from here,
+      // adding nothing across the jump.
+      restart(at: location)
+      return
+    }
+    // A repeat, or a small step back in time: nothing to add.
     guard elapsed > 0 else { return }
+    let seconds = clock.advance(to: location)
     let step = location.distance(from: previous)
     pathLength += step
     displacement = location.distance(from: first)
@@ -135,35 +151,62 @@ public struct TrackOdometer: Sendable {
     self.previous = location
     previousSeconds = seconds
 
-    let interval = fixInterval ?? elapsed
+    let interval = intervals.median ?? 1
+    intervals.append(elapsed)
     let wasMoving = isMoving
     if elapsed > max(Self.gapSeconds, 3 * interval) {
-      let bridgesBefore = bridges
-      bridge(step, from: previous, to: location, seconds)
-      if bridges > bridgesBefore { movingTime += elapsed } else { stoppedTime += elapsed }
+      bridge(step, from: previous, to: location, elapsed: elapsed, seconds)
       return
     }
     defer { if wasMoving || isMoving { movingTime += elapsed } else { stoppedTime += elapsed } }
-    fixInterval = interval + (elapsed - interval) * 0.1
 
     if let speed = location.speed {
-      addDoppler(speed, elapsed: elapsed, seconds)
+      if let last = lastMeasuredSpeedAt { speedIntervals.append(seconds - last) }
+      lastMeasuredSpeedAt = seconds
+      if usingPositions {
+        // From positions to Doppler: the chord under way counts.
+        committed += openChord
+        usingPositions = false
+      }
+      addDoppler(speed, measured: true, elapsed: elapsed, seconds)
       lastSpeed = (speed, seconds)
-      usingPositions = false
-    } else if let held = lastSpeed, seconds - held.seconds <= Self.speedHoldSeconds {
-      addDoppler(held.speed, elapsed: elapsed, seconds)
-      usingPositions = false
+    } else if let held = lastSpeed, seconds - held.seconds <= speedHold {
+      addDoppler(held.speed, measured: false, elapsed: elapsed, seconds)
     } else {
       lastSpeed = nil
       pending = nil
       if !usingPositions {
+        // From Doppler to positions: blocks start at the previous fix, so that this step
+        // is in the first chord.
         usingPositions = true
-        startPositions(at: location, seconds)
-      } else {
-        addPosition(location, seconds)
+        startPositions(at: previous, seconds - elapsed)
       }
+      addPosition(location, seconds)
     }
     distance = max(distance, committed + openChord)
+  }
+
+  /// How long a speed stands for fixes without one: ``speedHoldSeconds``, or one and a
+  /// half of the receiver's interval between speeds when it sends them in some cycles
+  /// only (up to ``longestSpeedHold``).
+  private var speedHold: Double {
+    min(Self.longestSpeedHold, max(Self.speedHoldSeconds, 1.5 * (speedIntervals.median ?? 0)))
+  }
+
+  /// Starts a new stretch of track at `location`: what was counted stays.
+  private mutating func restart(at location: Location) {
+    committed += openChord
+    clock = TrackClock()
+    let seconds = clock.advance(to: location)
+    previous = location
+    previousSeconds = seconds
+    intervals = RecentIntervals()
+    isMoving = false
+    pending = nil
+    lastSpeed = location.speed.map { ($0, seconds) }
+    usingPositions = location.speed == nil
+    startPositions(at: location, seconds)
+    distance = max(distance, committed)
   }
 
   /// Positions only, moving: the chord from the last counted block to the block being
@@ -175,7 +218,8 @@ public struct TrackOdometer: Sendable {
 
   // MARK: Doppler
 
-  private mutating func addDoppler(_ speed: Double, elapsed: Double, _ seconds: Double) {
+  /// `measured`: the fix carries the speed itself (a held speed cannot confirm movement).
+  private mutating func addDoppler(_ speed: Double, measured: Bool, elapsed: Double, _ seconds: Double) {
     let previousSpeed = lastSpeed?.speed ?? speed
     let stretch = (previousSpeed + speed) / 2 * elapsed
     if isMoving {
@@ -185,6 +229,10 @@ public struct TrackOdometer: Sendable {
     }
     guard speed >= Self.movingSpeed else {
       pending = nil
+      return
+    }
+    guard measured else {
+      pending?.distance += stretch
       return
     }
     var waiting = pending ?? (0, seconds)
@@ -293,17 +341,25 @@ public struct TrackOdometer: Sendable {
 
   // MARK: Fix losses
 
-  private mutating func bridge(_ step: Double, from previous: Location, to location: Location, _ seconds: Double) {
+  private mutating func bridge(
+    _ step: Double, from previous: Location, to location: Location, elapsed: Double, _ seconds: Double
+  ) {
     committed += openChord
     let before = previous.horizontalAccuracy ?? Self.defaultAccuracy
     let after = location.horizontalAccuracy ?? Self.defaultAccuracy
     let noise = Self.confidenceFactor * (sigma(before) * sigma(before) + sigma(after) * sigma(after)).squareRoot()
-    let movingAfter = (location.speed ?? 0) >= Self.stoppedSpeed
-    if isMoving || movingAfter || step > noise {
+    // Moving after the loss only on the same evidence as anywhere: a held speed of
+    // ``movingSpeed``, here from the one fix there is.
+    let movingAfter = (location.speed ?? 0) >= Self.movingSpeed
+    let bridged = isMoving || movingAfter || step > noise
+    if bridged {
       committed += step
       bridgedDistance += step
       bridges += 1
     }
+    // A short loss while moving is moving time; a long one (the receiver switched off
+    // while parked) is not known to be, and counts as stopped.
+    if bridged && elapsed <= Self.longestMovingGap { movingTime += elapsed } else { stoppedTime += elapsed }
     isMoving = movingAfter
     pending = nil
     lastSpeed = location.speed.map { ($0, seconds) }
@@ -312,7 +368,48 @@ public struct TrackOdometer: Sendable {
     distance = max(distance, committed)
   }
 
-  private static func seconds(_ location: Location) -> Double {
-    location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds
+  /// The time of the latest fix on the track's own clock (seconds, continuous across
+  /// midnight in logs without dates), for those that follow the odometer.
+  public var time: Double { clock.seconds }
+}
+
+/// Seconds along a track: the epoch difference between fixes that both have a date, the
+/// time-of-day difference (the shorter way round the clock) otherwise, added up, so that
+/// a log without dates crossing midnight, or one whose first fixes come before its first
+/// date, runs on without a jump.
+struct TrackClock: Sendable {
+  private(set) var seconds = 0.0
+  private var last: Location?
+
+  /// Seconds from `earlier` to `later`.
+  static func elapsed(from earlier: Location, to later: Location) -> Double {
+    if let a = earlier.timestamp, let b = later.timestamp { return b.seconds(since: a) }
+    var difference = later.timeOfDay.seconds - earlier.timeOfDay.seconds
+    if difference > 43_200 { difference -= 86_400 }
+    if difference < -43_200 { difference += 86_400 }
+    return difference
+  }
+
+  /// Moves the clock to `location`'s time; returns it.
+  mutating func advance(to location: Location) -> Double {
+    if let last { seconds += Self.elapsed(from: last, to: location) }
+    last = location
+    return seconds
+  }
+}
+
+/// The last few intervals between fixes, for the receiver's rate: the median follows a
+/// change of rate within a few fixes and ignores a single loss.
+struct RecentIntervals: Sendable {
+  private var values: [Double] = []
+
+  mutating func append(_ value: Double) {
+    values.append(value)
+    if values.count > 5 { values.removeFirst() }
+  }
+
+  var median: Double? {
+    guard !values.isEmpty else { return nil }
+    return values.sorted()[values.count / 2]
   }
 }

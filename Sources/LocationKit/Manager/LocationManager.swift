@@ -7,7 +7,8 @@ import Foundation
 /// Creating a manager starts nothing. ``startUpdatingLocation()`` opens the source;
 /// ``stopUpdatingLocation()`` closes it at once, and no callback comes after it returns.
 /// Fixes worse than ``desiredAccuracy``, or closer than ``distanceFilter`` to the last
-/// delivered location, are not delivered. Errors tell ``LocationError/Code/denied``
+/// delivered location, are not delivered; nor are physically implausible ones (time going
+/// backwards, a jump faster than 515 m/s: ``FixPlausibility``), which are reported apart. Errors tell ``LocationError/Code/denied``
 /// (final: updates stop) from ``LocationError/Code/locationUnknown`` (transient: no fix
 /// yet, fix lost, or no data for the watchdog period; updates resume by themselves).
 ///
@@ -37,6 +38,9 @@ public final class LocationManager: Sendable {
     var continuations: [Int: AsyncStream<LocationEvent>.Continuation] = [:]
     var nextContinuation = 0
     var movementRecognizer: MovementRecognizer?
+    var plausibility = FixPlausibility()
+    /// The source's byte count at its last event, to tell silence from garbage.
+    var bytesAtLastEvent = 0
   }
 
   /// Where the locations come from.
@@ -96,6 +100,10 @@ public final class LocationManager: Sendable {
     get { state.withLock { $0.movementRecognizer } }
     set { state.withLock { $0.movementRecognizer = newValue } }
   }
+
+  /// How many fixes this run of updates has set aside as physically implausible, by
+  /// reason (see ``FixPlausibility``).
+  public var implausibleFixes: [ImplausibleFix: Int] { state.withLock { $0.plausibility.counts } }
 
   /// The last location delivered.
   public var location: Location? { state.withLock { $0.location } }
@@ -165,6 +173,7 @@ public final class LocationManager: Sendable {
       state.lastEvent = monotonic()
       state.lastCycle = nil
       state.cycleInterval = nil
+      state.plausibility = FixPlausibility()
       state.movementRecognizer = state.movementRecognizer.map {
         MovementRecognizer(stopDuration: $0.stopDuration, minimumDistance: $0.minimumDistance)
       }
@@ -184,23 +193,30 @@ public final class LocationManager: Sendable {
       guard state.running, state.generation == generation else { return nil }
       state.lastEvent = now
       state.silenceReported = false
+      state.bytesAtLastEvent = source.receivedBytes
       var events: [LocationEvent] = []
       var final = false
       switch event {
       case .location(let location):
         noteCycle(&state, now)
         state.unknownReported = false
+        if let reason = state.plausibility.check(location) {
+          events.append(.setAside(location, reason))
+          break
+        }
         let movement = state.movementRecognizer?.add(location)
         if let update = Self.filtered(location, &state) {
           events.append(update)
           final = state.oneShot
         }
         if let movement { events.append(.movement(movement)) }
-      case .noFix:
+      case .noFix(let sky):
         noteCycle(&state, now)
-        guard !state.unknownReported else { return nil }
-        state.unknownReported = true
-        events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
+        events.append(.sky(sky))
+        if !state.unknownReported {
+          state.unknownReported = true
+          events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
+        }
       case .error(let error):
         if error.code == .locationUnknown { state.unknownReported = true }
         // The end of a log ends a trip under way with it.
@@ -296,6 +312,10 @@ public final class LocationManager: Sendable {
         delegate?.locationManager(self, didFailWithError: error)
       case .movement(let movement):
         delegate?.locationManager(self, didRecognize: movement)
+      case .setAside(let location, let reason):
+        delegate?.locationManager(self, didSetAside: location, because: reason)
+      case .sky(let sky):
+        delegate?.locationManager(self, didUpdateSky: sky)
       }
       continuations.forEach { $0.yield(event) }
     }
@@ -305,18 +325,25 @@ public final class LocationManager: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
     timer.setEventHandler { [self] in
-      let report: Double? = state.withLock { state in
+      let bytes = source.receivedBytes
+      let report: (timeout: Double, garbage: Bool)? = state.withLock { state in
         guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
         else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
         guard monotonic() - state.lastEvent > timeout else { return nil }
         state.silenceReported = true
         state.unknownReported = true
-        return timeout
+        return (timeout, bytes > state.bytesAtLastEvent)
       }
       if let report {
-        let seconds = report.rounded() == report ? String(Int(report)) : String(format: "%.1f", report)
-        deliver(.failure(LocationError(.locationUnknown, "no data from \(source.name) for \(seconds) s")), generation)
+        let timeout = report.timeout
+        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(format: "%.1f", timeout)
+        let message =
+          report.garbage
+          ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
+            + "(not an NMEA receiver, or the wrong baud rate?)"
+          : "no data from \(source.name) for \(seconds) s"
+        deliver(.failure(LocationError(.locationUnknown, message)), generation)
       }
     }
     let box = Timer(source: timer)

@@ -10,12 +10,22 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
   /// A movement transition (began, changed, ended, cancelled), when the manager has a
   /// ``LocationManager/movementRecognizer``.
   func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent)
+  /// A fix set aside as physically implausible (see ``FixPlausibility``): it is not
+  /// delivered, and nothing counts it.
+  func locationManager(_ manager: LocationManager, didSetAside location: Location, because reason: ImplausibleFix)
+  /// A reporting cycle without a position: the receiver's time and the satellites it
+  /// sees, each cycle until it has a fix.
+  func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView)
 }
 
 extension LocationManagerDelegate {
   public func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {}
   public func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {}
   public func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {}
+  public func locationManager(
+    _ manager: LocationManager, didSetAside location: Location, because reason: ImplausibleFix
+  ) {}
+  public func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {}
 }
 
 /// One thing a location manager reports, for ``LocationManager/updates``.
@@ -24,6 +34,10 @@ public enum LocationEvent: Sendable, Equatable {
   case failure(LocationError)
   /// A movement transition, when the manager has a ``LocationManager/movementRecognizer``.
   case movement(MovementEvent)
+  /// A fix set aside as physically implausible.
+  case setAside(Location, ImplausibleFix)
+  /// A reporting cycle without a position: time and satellites in view.
+  case sky(SkyView)
 }
 
 /// Constants for ``LocationManager/desiredAccuracy``, in metres, as in Core Location.

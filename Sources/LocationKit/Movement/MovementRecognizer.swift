@@ -28,14 +28,16 @@ public struct Trip: Sendable, Equatable {
   public var maximumSpeed: Double?
 
   /// Seconds from start to end.
-  public var duration: Double { Trip.seconds(end) - Trip.seconds(start) }
+  public var duration: Double { Trip.elapsed(from: start, to: end) }
 
   /// Distance over moving time, m/s.
   public var meanMovingSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
 
-  /// A location's time in seconds: since the epoch, or of the day for logs without a date.
-  public static func seconds(_ location: Location) -> Double {
-    location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds
+  /// Seconds from one fix to a later one: between their timestamps when both have a
+  /// date, otherwise between their times of day, the shorter way round the clock (a log
+  /// without dates crossing midnight).
+  public static func elapsed(from earlier: Location, to later: Location) -> Double {
+    TrackClock.elapsed(from: earlier, to: later)
   }
 }
 
@@ -94,10 +96,26 @@ public struct MovementRecognizer: Sendable {
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
     odometer.add(location)
-    if let latest, Trip.seconds(location) <= Trip.seconds(latest) { return nil }
+    var ended: MovementEvent?
+    if let latest {
+      let elapsed = Trip.elapsed(from: latest, to: location)
+      guard elapsed > 0 else { return nil }
+      // No fix for as long as a stop: the trip ended where the fixes did (a receiver
+      // switched off when parked), whatever comes next.
+      if trip != nil, elapsed >= stopDuration {
+        // (What the odometer bridged across the loss is not part of it.)
+        let stop = stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart)
+        ended = end(at: stop, restingAt: latest)
+      }
+    }
     latest = location
     // A track that begins in motion: its trip begins at its first fix.
     if lastAtRest == nil { lastAtRest = location }
+    if let ended {
+      // The fix after the loss may itself be under way: that is for the next call to say.
+      if odometer.isMoving { lastAtRest = location }
+      return ended
+    }
 
     guard var trip else {
       if !odometer.isMoving {
@@ -128,7 +146,7 @@ public struct MovementRecognizer: Sendable {
     let stop =
       stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
     stoppedAt = stop
-    guard Trip.seconds(location) - Trip.seconds(stop.location) >= stopDuration else { return nil }
+    guard Trip.elapsed(from: stop.location, to: location) >= stopDuration else { return nil }
     return end(at: stop, restingAt: location)
   }
 

@@ -16,9 +16,12 @@ import NMEA
 /// gpsd not running: ``LocationError/Code/cannotConnect`` naming host and port, retried
 /// with capped exponential backoff (0.25 s to 8 s). gpsd going away mid-stream:
 /// ``LocationError/Code/locationUnknown``, then the same reconnection. gpsd with no device
-/// or a fix mode of 1 or less: ``LocationError/Code/locationUnknown``. A local device gpsd
-/// cannot read for permission reasons: ``LocationError/Code/denied`` (gpsd does not say
-/// why a device fails, so the path is checked here).
+/// or a fix mode of 1 or less: ``LocationError/Code/locationUnknown``. A device gpsd does
+/// not have: ``LocationError/Code/sourceNotFound``, saying whether the path exists and
+/// whether gpsd's user could read it (gpsd does not say why it lacks a device, so the path
+/// is checked here). After ``rewatchInterval`` seconds
+/// without a report the watch is sent again, since gpsd reopens a device that went away
+/// only for a client that watches anew.
 public final class GPSDSource: LocationSource, @unchecked Sendable {
   // @unchecked Sendable: the configuration is immutable; the thread's state lives in
   // `reader` (itself safe); libgps's gps_data_t is allocated and used on the reading
@@ -30,13 +33,21 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
   public let device: String?
   public let name: String
   /// Reconnection delays.
-  public var initialBackoff = 0.25
-  public var maximumBackoff = 8.0
+  public let initialBackoff: Double
+  public let maximumBackoff: Double
+  /// After this many seconds without a report, the watch is asked for again.
+  public let rewatchInterval: Double
 
   private let reader = SourceThread()
 
   /// Creates a source for gpsd at `host:port`; nothing is opened until ``start(_:)``.
-  public init(host: String = "localhost", port: UInt16 = SourceAddress.gpsdDefaultPort, device: String? = nil) {
+  public init(
+    host: String = "localhost", port: UInt16 = SourceAddress.gpsdDefaultPort, device: String? = nil,
+    initialBackoff: Double = 0.25, maximumBackoff: Double = 8, rewatchInterval: Double = 3
+  ) {
+    self.initialBackoff = initialBackoff
+    self.maximumBackoff = maximumBackoff
+    self.rewatchInterval = rewatchInterval
     self.host = host
     self.port = port
     self.device = device
@@ -82,9 +93,20 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
       var receivedReport = false
       reading: while true {
         if !gps_waiting(data, 0) {
-          switch stop.wait(for: data.pointee.gps_fd, timeout: nil) {
+          switch stop.wait(for: data.pointee.gps_fd, timeout: rewatchInterval) {
           case .stopped: return
-          case .timedOut, .readable: break
+          case .timedOut:
+            // Silence: gpsd reopens a device that went away (unplugged, its feed closed)
+            // only when a client asks to watch again. A dead connection would have woken
+            // the wait (end of file), so this write goes to a live one.
+            guard whereami_gps_watch(data, device) >= 0 else {
+              emit(
+                .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")),
+                sink)
+              break reading
+            }
+            continue reading
+          case .readable: break
           }
         }
         let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
@@ -166,28 +188,32 @@ private struct ReportState {
     }
     if message.hasPrefix("{\"class\":\"ERROR\"") {
       let text = [data].withUnsafeBufferPointer { String(cString: whereami_gps_error($0.baseAddress!)) }
-      if let device = source.device, device.hasPrefix("/") {
-        guard let access = GPSDSource.gpsdCanRead(device) else {
-          finalError = LocationError(.sourceNotFound, "gpsd cannot open \(device): no such device (gpsd said: \(text))")
-          return []
+      // gpsd says the same ("No such device as X", "Can't assign X") whether it was never
+      // told of X or could not open it: what is known here is that it does not have X. A
+      // missing path, and one gpsd's user could not read anyway, are said as well.
+      if let device = source.device {
+        var message = "gpsd does not manage \(device) (gpsd said: \(text))"
+        if device.hasPrefix("/") {
+          if let access = GPSDSource.gpsdCanRead(device) {
+            message += "; start gpsd with it, or add it with 'gpsdctl add \(device)'"
+            if !access.readable {
+              message +=
+                ". gpsd (user gpsd, group dialout) could not read it either (\(access.detail)): "
+                + "give the dialout group read and write access, e.g. with a udev rule"
+            }
+          } else {
+            message += ": there is no such device"
+          }
+        } else {
+          message += "; start gpsd with it, or add it with 'gpsdctl add \(device)'"
         }
-        if !access.readable {
-          finalError = LocationError(
-            .denied,
-            "gpsd (user gpsd, group dialout) may not read \(device) (\(access.detail)); gpsd said: \(text). "
-              + "Give the dialout group read and write access, e.g. with a udev rule")
-          return []
-        }
-        finalError = LocationError(
-          .sourceNotFound,
-          "gpsd does not manage \(device) (gpsd said: \(text)); start gpsd with it, or add it with 'gpsdctl add \(device)'"
-        )
+        finalError = LocationError(.sourceNotFound, message)
         return []
       }
       return [.error(LocationError(.readError, "gpsd reports: \(text)"))]
     }
     guard message.hasPrefix("{\"class\":\"TPV\"") else { return [] }
-    return [location(data).map(SourceEvent.location) ?? .noFix]
+    return [location(data).map(SourceEvent.location) ?? .noFix(sky(data))]
   }
 
   private mutating func readSky(_ data: gps_data_t) {
@@ -204,7 +230,7 @@ private struct ReportState {
         SatelliteInfo(
           constellation: Constellation(rawValue: Int(satellite.gnssid)), id: Int(satellite.PRN),
           elevation: finite(satellite.elevation), azimuth: finite(satellite.azimuth),
-          snr: finite(satellite.ss).flatMap { $0 >= 0 ? $0 : nil }, isUsed: satellite.used))
+          snr: finite(satellite.ss).flatMap { $0 > 0 ? $0 : nil }, isUsed: satellite.used))
     }
     if count > 0 {
       satellites = list
@@ -212,6 +238,16 @@ private struct ReportState {
     }
     let dops = data.dop
     dop = DilutionOfPrecision(position: finite(dops.pdop), horizontal: finite(dops.hdop), vertical: finite(dops.vdop))
+  }
+
+  /// What a TPV without a position says: its time, and the last SKY's satellites.
+  private func sky(_ data: gps_data_t) -> SkyView {
+    var copy = data
+    var timestamp: Timestamp?
+    if data.set & UInt64(TIME_SET) != 0, let seconds = finite(whereami_gps_fix_time(&copy)), seconds > 0 {
+      timestamp = Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+    }
+    return SkyView(timestamp: timestamp, satellites: satellites, satellitesUsed: satellitesUsed)
   }
 
   private func location(_ data: gps_data_t) -> Location? {

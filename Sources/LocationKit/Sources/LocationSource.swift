@@ -1,9 +1,12 @@
+import NMEA
+
 /// What a source tells its location manager.
 public enum SourceEvent: Sendable {
   /// A fix with a position.
   case location(Location)
-  /// A reporting cycle without a position (no fix yet, or fix lost).
-  case noFix
+  /// A reporting cycle without a position (no fix yet, or fix lost), with what the
+  /// receiver did say: its time and the satellites it sees.
+  case noFix(SkyView)
   /// Something went wrong; ``LocationError/isFinal`` errors end the source.
   case error(LocationError)
 }
@@ -23,4 +26,35 @@ public protocol LocationSource: AnyObject, Sendable {
   /// thread has ended and `sink` is not called again. It may be called from within the
   /// sink; then the thread ends as soon as the sink returns.
   func stop()
+  /// Bytes received so far, for telling silence from input that yields nothing (`/dev/zero`,
+  /// a receiver at the wrong baud rate); 0 for sources that do not count them.
+  var receivedBytes: Int { get }
+}
+
+extension LocationSource {
+  public var receivedBytes: Int { 0 }
+}
+
+/// What a receiver without a fix still says: the time, and the satellites in view with
+/// their signal strength (the cold start, when a user most wants to see why there is no
+/// fix).
+public struct SkyView: Sendable, Equatable {
+  /// The receiver's UTC time, when it gave a date with it.
+  public var timestamp: Timestamp?
+  /// The receiver's UTC time of day, when it gave one.
+  public var timeOfDay: TimeOfDay?
+  /// The satellites in view.
+  public var satellites: [SatelliteInfo]
+  /// How many it uses.
+  public var satellitesUsed: Int?
+
+  public init(
+    timestamp: Timestamp? = nil, timeOfDay: TimeOfDay? = nil, satellites: [SatelliteInfo] = [],
+    satellitesUsed: Int? = nil
+  ) {
+    self.timestamp = timestamp
+    self.timeOfDay = timeOfDay ?? timestamp?.timeOfDay
+    self.satellites = satellites
+    self.satellitesUsed = satellitesUsed
+  }
 }

@@ -16,8 +16,8 @@ import NMEA
 /// away the source reports ``LocationError/Code/locationUnknown`` and reconnects with
 /// capped exponential backoff; the end of any other input is the end of the source.
 public final class NMEASource: LocationSource, @unchecked Sendable {
-  // @unchecked Sendable: the configuration is immutable; `snapshot` is only touched under
-  // `lock`; the thread's state is in `reader` (itself safe); the decoder lives on the
+  // @unchecked Sendable: the configuration is immutable; `snapshot` and `firstBytes` are
+  // only touched under `lock`; the thread's state is in `reader` (itself safe); the decoder lives on the
   // reading thread alone.
 
   /// Where the bytes come from.
@@ -56,6 +56,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   private let lock = NSLock()
   private let reader = SourceThread()
   private var snapshot = DecoderStatistics()
+  private var firstBytes: [UInt8] = []
 
   /// Creates a source; nothing is opened until ``start(_:)``.
   public init(_ transport: Transport, options: Options = Options()) {
@@ -71,6 +72,12 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
 
   /// What the decoder has counted so far (bytes, sentences, rejections by reason).
   public var statistics: DecoderStatistics { lock.withLock { snapshot } }
+
+  public var receivedBytes: Int { lock.withLock { snapshot.bytes } }
+
+  /// The first bytes read (up to 4), to tell what an input that is not NMEA is instead
+  /// (gzip, UTF-16 text).
+  public var leadingBytes: [UInt8] { lock.withLock { firstBytes } }
 
   /// Whether losing the input is transient: a device unplugged, a peer gone.
   private var reconnects: Bool {
@@ -117,7 +124,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           stopped = true
           return
         }
-        emit(Location(fix).map(SourceEvent.location) ?? .noFix, sink)
+        emit(
+          Location(fix).map(SourceEvent.location)
+            ?? .noFix(
+              SkyView(
+                timestamp: fix.time,
+                timeOfDay: fix.time == nil && fix.timeOfDay.microseconds == 0 ? nil : fix.timeOfDay,
+                satellites: fix.satellites, satellitesUsed: fix.satellitesUsed)), sink)
       case .rejected(let rejection):
         // Nothing after stop: the rest of the buffer is not reported either.
         if reader.isRunning { options.onRejection?(rejection) }
@@ -199,6 +212,10 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           receivedData = true
           backoff.reset()
         }
+        if decoder.statistics.bytes == 0 {
+          let leading = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, 4)]))
+          lock.withLock { firstBytes = leading }
+        }
         decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
         publish(decoder.statistics)
         if live { pending = .justRead }
@@ -229,7 +246,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       return .success(FileDescriptor(dup(STDIN_FILENO)))
     case .file(let path):
       do throws(SystemError) {
-        return .success(try FileDescriptor.open(path, O_RDONLY))
+        // Non-blocking, so that a FIFO nobody writes to yet does not hold the open (and
+        // with it Ctrl-C): the reading loop waits for its first bytes, stoppably.
+        return .success(try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK))
       } catch {
         if error.isPermissionDenied {
           return .failure(LocationError(.denied, "cannot open \(path): \(error.reason)"))

@@ -14,7 +14,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
   /// gpsd's port.
   public static let gpsdDefaultPort: UInt16 = 2947
 
-  /// Parses a SOURCE. Paths under `/dev/` (character devices) are serial receivers.
+  /// Parses a SOURCE; a path is a serial receiver when it is a terminal device (see
+  /// ``isSerialDevice(_:)``), otherwise a file.
   public init(_ text: String) throws(LocationError) {
     if text == "-" {
       self = .standardInput
@@ -25,15 +26,42 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     } else if text.hasPrefix("gpsd://") || text == "gpsd:" || text == "gpsd" {
       let body = text.hasPrefix("gpsd://") ? text.dropFirst(7) : ""
       let (host, port, rest) = try Self.hostAndPort(body, defaultPort: Self.gpsdDefaultPort, scheme: "gpsd")
-      self = .gpsd(host: host, port: port, device: rest.isEmpty ? nil : String(rest))
+      // gpsd://HOST:PORT/dev/ttyUSB0, and gpsd's own network devices:
+      // gpsd://HOST:PORT/tcp://192.168.1.5:10110 names the device "tcp://192.168.1.5:10110".
+      let device = rest.dropFirst().contains("://") ? rest.dropFirst() : rest
+      self = .gpsd(host: host, port: port, device: device.isEmpty ? nil : String(device))
     } else if text.contains("://") {
       throw LocationError(
         .invalidSource, "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT or gpsd://HOST:PORT)")
-    } else if text.hasPrefix("/dev/") {
-      self = .serial(path: text)
     } else {
-      self = .file(path: text)
+      self = Self.isSerialDevice(text) ? .serial(path: text) : .file(path: text)
     }
+  }
+
+  /// Whether a path is a serial receiver, decided by what it is, never by its name: a
+  /// terminal device (a USB or UART serial port, a pseudo-terminal). A regular file, a
+  /// FIFO, `/dev/null` or `/dev/zero` is read as a file (`/dev/shm/x.nmea`,
+  /// `/dev/stdin < log`, `<(zcat log.gz)`); so is a path that does not exist, except
+  /// under `/dev/`, where a receiver not plugged in yet is waited for.
+  static func isSerialDevice(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return path.hasPrefix("/dev/") }
+    guard info.st_mode & S_IFMT == S_IFCHR else { return false }
+    // The kernel says which subsystem a character device belongs to; pseudo-terminals
+    // have no entry there, so ask the device itself, without becoming its controlling
+    // terminal and without waiting for a modem.
+    // glibc's gnu_dev_major and gnu_dev_minor.
+    let major = (info.st_rdev >> 8) & 0xfff | (info.st_rdev >> 32) & 0xffff_f000
+    let minor = info.st_rdev & 0xff | (info.st_rdev >> 12) & 0xffff_ff00
+    var link = [CChar](repeating: 0, count: 256)
+    let length = readlink("/sys/dev/char/\(major):\(minor)/subsystem", &link, link.count - 1)
+    if length > 0 {
+      return String(decoding: link[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasSuffix("/tty")
+    }
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else { return true }
+    defer { close(descriptor) }
+    return isatty(descriptor) == 1
   }
 
   private static func hostAndPort(_ text: Substring, defaultPort: UInt16?, scheme: String) throws(LocationError) -> (
@@ -94,7 +122,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     case .file(let path), .serial(let path): path
     case .tcp(let host, let port): "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     case .gpsd(let host, let port, let device):
-      "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)\(device ?? "")"
+      "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        + (device.map { $0.hasPrefix("/") ? $0 : "/" + $0 } ?? "")
     }
   }
 }

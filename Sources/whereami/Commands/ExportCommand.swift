@@ -40,7 +40,8 @@ enum ExportCommand {
       jsonl (the lines of print --json) and svg (a map of the track coloured by speed, with
       a scale bar, a north arrow, start and end markers and a legend).
       --split trips writes one segment per trip (as whereami trips finds them: a stop of a
-      minute or more ends a trip), and leaves out the stops between them.
+      minute or more ends a trip), and leaves out the stops between them; --gap does not
+      apply then.
       With -o FILE the export is written to FILE.partial-PID and renamed to FILE when it is
       complete; on an error or an interruption the partial file is removed. A FILE that
       cannot be created or written gives exit code 74.

@@ -5,7 +5,8 @@ import Foundation
   import Glibc
 #endif
 
-/// Ctrl-C and SIGTERM, caught from the program's first instruction on.
+/// Ctrl-C, Ctrl-\\ (SIGQUIT), SIGTERM and SIGHUP, caught from the program's first
+/// instruction on: each ends a command promptly, once.
 ///
 /// A dispatch signal source starts listening some time after it is resumed, on a thread of
 /// dispatch's own, and a signal set to be ignored meanwhile is lost: under load,
@@ -15,7 +16,7 @@ import Foundation
 /// handler a command has set, or, while there is none, ends the program as the signal's
 /// default action would have.
 enum Interrupts {
-  private static let numbers = [SIGINT, SIGTERM]
+  private static let numbers = [SIGINT, SIGTERM, SIGQUIT, SIGHUP]
   private static let current = Handler()
 
   /// Blocks the signals in the calling thread, and so in every thread started later, and
@@ -28,7 +29,7 @@ enum Interrupts {
     thread.start()
   }
 
-  /// From now on, each SIGINT or SIGTERM calls `body` on `queue` with its number.
+  /// From now on, each of the signals calls `body` on `queue` with its number.
   static func handle(on queue: DispatchQueue, _ body: @escaping @Sendable (Int32) -> Void) {
     current.set((queue, body))
   }
@@ -54,7 +55,10 @@ enum Interrupts {
         let received = number
         queue.async { body(received) }
       } else {
-        // Nobody is listening: the default action, in this thread, where it is unblocked.
+        // Nobody is listening. SIGQUIT's default is a core dump, which the Swift runtime
+        // turns into a crash report that waits for a key: end as the shell expects instead.
+        if number == SIGQUIT { _exit(128 + number) }
+        // The others: the default action, in this thread, where it is unblocked.
         signal(number, SIG_DFL)
         var only = sigset_t()
         sigemptyset(&only)

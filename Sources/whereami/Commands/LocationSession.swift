@@ -39,6 +39,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var fixes = 0
   private var exitCode = ExitCode.success
   private let sourceName: String
+  private let verbose: Bool
+  private let isLive: Bool
+  private var wasInterrupted = false
+  private var messages = RepeatedMessages()
+  /// When the source last went from delivering to failing (monotonic seconds).
+  private var troubleSince: Double?
 
   /// Makes the manager for `arguments.positionals[0]` (or `defaultSource`).
   init(
@@ -54,6 +60,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     sourceName = name
     self.render = render
     self.recognized = recognized
+    verbose = arguments.has("verbose")
+    isLive = (try? SourceAddress(arguments.positionals.first ?? defaultSource))?.isLive ?? true
     manager.movementRecognizer = recognizer
     manager.delegate = self
   }
@@ -96,8 +104,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       throw CommandError(message: error.message, code: .usage)
     }
     let manager = LocationManager(source: source, callbackQueue: queue)
-    manager.desiredAccuracy = try metres(arguments, "accuracy", command: command) ?? LocationAccuracy.best
+    // Accuracies are shown to 0.1 m: --accuracy 3.5 keeps every fix shown as "acc 3.5 m".
+    manager.desiredAccuracy =
+      try metres(arguments, "accuracy", command: command).map { $0 + 0.049_999 } ?? LocationAccuracy.best
     manager.distanceFilter = try metres(arguments, "distance-filter", command: command) ?? LocationDistance.none
+    // A slowed replay is silent for longer than a receiver: scale the watchdog with it.
+    if let replaySpeed, replaySpeed < 1 { manager.watchdogTimeout = manager.watchdogTimeout / replaySpeed }
     return (manager, address.description)
   }
 
@@ -131,12 +143,22 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   private func interrupted() {
+    // One summary, however many signals come (timeout(1) sends two).
+    guard !wasInterrupted else { return }
+    wasInterrupted = true
     manager.stopUpdatingLocation()
     printError(summaryLine)
     finished.signal()
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    if let since = troubleSince {
+      troubleSince = nil
+      // A live receiver that was lost (or never there) and is back; a log's cold start
+      // is not worth a line.
+      let seconds = Int((RepeatedMessages.now() - since).rounded())
+      if isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
+    }
     fixes += 1
     odometer.add(location)
     if !render(location, odometer) {
@@ -144,6 +166,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       manager.stopUpdatingLocation()
       finished.signal()
     }
+  }
+
+  func locationManager(_ manager: LocationManager, didSetAside location: Location, because reason: ImplausibleFix) {
+    guard verbose else { return }
+    let time = location.timestamp?.description ?? location.timeOfDay.description
+    printError("whereami: \(sourceName): fix of \(time) set aside: \(reason)")
   }
 
   func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {
@@ -160,10 +188,18 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     if error.code == .sourceEnded {
+      // A log that gave nothing says what it held instead.
+      if fixes == 0, let source = manager.source as? NMEASource, source.statistics.fixesWithPosition == 0 {
+        printError(
+          "whereami: "
+            + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes))
+        exitCode = .dataError
+      }
       finished.signal()
       return
     }
-    printError("whereami: \(error.kind): \(error.message)")
+    if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
+    if !error.isFinal, troubleSince == nil { troubleSince = RepeatedMessages.now() }
     guard error.isFinal else { return }
     exitCode = Self.exitCode(for: error)
     finished.signal()

@@ -71,19 +71,16 @@ enum ReplayCommand {
     minimumArguments: 1,
     maximumArguments: 1,
     options: [
-      OptionSpec(name: "speed", value: "X", help: "Replay X times faster (default 1; 0.5 is half speed)."),
+      OptionSpec(
+        name: "speed", value: "X",
+        help: "Replay X times faster (default 1; 0.5 is half speed, 0.01 the slowest; 0 as fast as it reads)."),
       OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
     ] + LocationSession.specs.filter { $0.name != "baud" },
     discussion: "The output is that of whereami print.")
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
-    var speed = 1.0
-    if let text = arguments.value("speed") {
-      guard let value = Double(text), value > 0, value.isFinite else {
-        throw CommandError(message: "replay: --speed '\(text)' is not a positive number", code: .usage)
-      }
-      speed = value
-    }
+    var speed: Double? = 1
+    if let text = arguments.value("speed") { speed = try WatchCommand.parseSpeed(text, command: "replay") }
     try PrintCommand.follow(arguments, command: spec.name, replaySpeed: speed)
   }
 }
@@ -91,7 +88,9 @@ enum ReplayCommand {
 /// Standard output shared with the session's callbacks.
 final class SharedOutput: @unchecked Sendable {
   // @unchecked Sendable: `stream` is written only from the location session's serial
-  // callback queue, and finished from the main thread after the session has ended.
+  // callback queue while the session runs, and from the main thread (the last lines of
+  // `trips`, then finishing) after it has ended: stopUpdatingLocation waits for the queue,
+  // so the two never overlap.
   private var stream: OutputStream
 
   init(descriptor: Int32, flushingEachLine: Bool) {

@@ -64,7 +64,9 @@ enum TripsCommand {
 /// Writes trips as they end, and the stops between them.
 final class TripListing: @unchecked Sendable {
   // @unchecked Sendable: `located` and `recognized` run on the session's serial callback
-  // queue, and `finish` on the main thread after the session has ended: never at once.
+  // queue while the session runs; after it has ended (the manager stopped, its queue
+  // drained by stopUpdatingLocation's sync), `recognized` and `finish` run on the main
+  // thread: never at once.
   private let json: Bool
   private let output: SharedOutput
   /// Where the current stop began (the first fix, then each trip's end).
@@ -85,7 +87,7 @@ final class TripListing: @unchecked Sendable {
   func recognized(_ event: MovementEvent) -> Bool {
     guard event.state == .ended else { return true }
     let trip = event.trip
-    if let stopStart, Trip.seconds(trip.start) > Trip.seconds(stopStart) {
+    if let stopStart, Trip.elapsed(from: stopStart, to: trip.start) > 0 {
       guard write(stop: stopStart, until: trip.start) else { return false }
     }
     stopStart = trip.end
@@ -93,7 +95,7 @@ final class TripListing: @unchecked Sendable {
   }
 
   func finish() {
-    if let stopStart, let latest, Trip.seconds(latest) > Trip.seconds(stopStart) {
+    if let stopStart, let latest, Trip.elapsed(from: stopStart, to: latest) > 0 {
       _ = write(stop: stopStart, until: latest)
     }
   }
@@ -134,7 +136,7 @@ final class TripListing: @unchecked Sendable {
       object.add("lon", start.longitude, 9)
       text = object.finish() + "\n"
     } else {
-      let duration = Trip.seconds(end) - Trip.seconds(start)
+      let duration = Trip.elapsed(from: start, to: end)
       text = "stop \(Self.time(start))  \(Self.time(end))  \(ExportText.duration(duration))  at \(Self.place(start))\n"
     }
     return output.write { $0.append(string: text) }
@@ -143,7 +145,7 @@ final class TripListing: @unchecked Sendable {
   private static func times(_ start: Location, _ end: Location, _ object: inout JSONObject) {
     if let time = start.timestamp { object.add("start", string: time.description) }
     if let time = end.timestamp { object.add("end", string: time.description) }
-    object.add("duration", Trip.seconds(end) - Trip.seconds(start), 3)
+    object.add("duration", Trip.elapsed(from: start, to: end), 3)
   }
 
   private static func time(_ location: Location) -> String {

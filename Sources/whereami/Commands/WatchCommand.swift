@@ -106,11 +106,24 @@ enum WatchCommand {
   /// for 0. Live sources keep their own pace, so `--speed` is refused for them.
   static func replaySpeed(_ arguments: ParsedArguments, replaying: Bool) throws(CommandError) -> Double? {
     guard let text = arguments.value("speed") else { return replaying ? 1 : nil }
-    guard let speed = Double(text), speed.isFinite, speed >= 0 else {
-      throw CommandError(message: "watch: --speed '\(text)' is not a number of 0 or more", code: .usage)
-    }
+    let speed = try parseSpeed(text, command: "watch")
     guard replaying else {
       throw CommandError(message: "watch: --speed replays a log file; this SOURCE is live", code: .usage)
+    }
+    return speed
+  }
+
+  /// The slowest replay: a hundred times slower than the log (a slower one would look
+  /// stalled, and below about 1e-308 the pace is no longer a number).
+  static let minimumSpeed = 0.01
+
+  /// `--speed X` of `watch` and `replay`: 0 reads as fast as possible (`nil`), otherwise
+  /// from ``minimumSpeed`` up.
+  static func parseSpeed(_ text: String, command: String) throws(CommandError) -> Double? {
+    guard let speed = Double(text), speed.isFinite, speed == 0 || speed >= minimumSpeed else {
+      throw CommandError(
+        message: "\(command): --speed '\(text)' is not 0 (as fast as it reads) or a number from 0.01 up",
+        code: .usage)
     }
     return speed > 0 ? speed : nil
   }

@@ -14,7 +14,9 @@ import NMEA
 /// manager: a gap is a stretch without fixes from the receiver, and fixes left out by the
 /// filters must not look like one (a walker standing still for a minute under
 /// `--distance-filter 5` has not lost the fix). The odometer counts the exported fixes
-/// only, as `print`'s does, so distances match `print --json` exactly.
+/// only, as `print`'s does, so distances match `print --json` exactly; with
+/// `--split trips` it counts the trips' fixes only, and segments are trips (`--gap` does
+/// not apply).
 ///
 /// Ctrl-C or SIGTERM on a live source (gpsd, a serial receiver, a TCP stream, a pipe) ends
 /// the recording and the export is completed, as gpxlogger does; a second one gives up. On
@@ -67,6 +69,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private var lastExported: Location?
   /// With `--split trips`: the trips, and the fixes not yet known to be in one.
   private var trips: TripSplitter?
+  private var messages = RepeatedMessages()
 
   /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
   init(_ arguments: ParsedArguments, command: String, gap: Double, splitTrips: Bool = false) throws(CommandError) {
@@ -88,7 +91,11 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     Interrupts.handle(on: signalQueue) { [self] signalNumber in
       signalsSeen += 1
       if isLive && signalsSeen == 1 {
-        queue.async { [self] in finish(.recordingStopped) }
+        queue.async { [self] in
+          // The trip under way ends where the recording does.
+          flushTrips()
+          finish(.recordingStopped)
+        }
       } else {
         Self.abandon(partialFile, output: output, signal: signalNumber)
       }
@@ -216,20 +223,24 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
+  /// With `--split trips`: ends the trip under way and writes what it still held.
+  private func flushTrips() {
+    guard !stopped, trips != nil else { return }
+    for (fix, startsTrip) in trips!.finish() {
+      if startsTrip { breakPending = true }
+      export(fix)
+    }
+  }
+
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !stopped else { return }
     if error.code == .sourceEnded {
       // A trip under way ends with the log.
-      if trips != nil {
-        for (fix, startsTrip) in trips!.finish() {
-          if startsTrip { breakPending = true }
-          export(fix)
-        }
-      }
+      flushTrips()
       finish(.ended)
       return
     }
-    printError("whereami: \(error.kind): \(error.message)")
+    if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
     guard error.isFinal else { return }
     finish(.failed(CommandError(message: nil, code: LocationSession.exitCode(for: error))))
   }
@@ -269,8 +280,8 @@ struct TripSplitter {
     }
     switch event.state {
     case .began:
-      let start = Trip.seconds(event.trip.start)
-      unconfirmed = before.filter { Trip.seconds($0) >= start } + [location]
+      let start = event.trip.start
+      unconfirmed = before.filter { Trip.elapsed(from: start, to: $0) >= 0 } + [location]
       before = []
       standing = []
       confirmed = false
@@ -300,8 +311,8 @@ struct TripSplitter {
     // The trip ends at the first fix of its stop; the rest of the stop is not exported.
     var out: [(Location, Bool)] = []
     if event.state == .ended {
-      let end = Trip.seconds(event.trip.end)
-      let last = standing.filter { Trip.seconds($0) <= end }
+      let end = event.trip.end
+      let last = standing.filter { Trip.elapsed(from: $0, to: end) >= 0 }
       if !confirmed {
         unconfirmed += last
         out = emit(unconfirmed)

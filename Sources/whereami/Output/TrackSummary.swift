@@ -8,17 +8,23 @@ struct TrackSummary {
   var first: Timestamp?
   var last: Timestamp?
   var odometer = TrackOdometer()
-  /// Jitter-proof distance, raw path length and displacement (summed over files for a
-  /// total; the total's displacement is from the very first fix to the very last).
+  /// Jitter-proof distance, raw path length and displacement (distances summed over files
+  /// for a total, which has no displacement: files are separate tracks).
   var distance = 0.0
   var pathLength = 0.0
-  var displacement = 0.0
+  var displacement: Double? = 0
+  /// For a total: the files' durations summed (two walks months apart last their own
+  /// time, not the months between them).
+  var summedDuration: Double?
   /// Seconds moving and standing, as the odometer decides (summed over files for a total).
   var movingTime = 0.0
   var stoppedTime = 0.0
   /// The part of `distance` added across fix losses, and how many were bridged.
   var bridgedDistance = 0.0
   var bridges = 0
+  /// Fixes set aside as physically implausible, by reason.
+  var plausibility = FixPlausibility()
+  var implausible: [ImplausibleFix: Int] = [:]
   var firstLocation: Location?
   var lastLocation: Location?
   var maximumSpeed: Double?
@@ -30,6 +36,11 @@ struct TrackSummary {
   mutating func add(_ fix: Fix) {
     modes.count(fix.mode)
     guard fix.hasPosition else { return }
+    // Set aside, as print sets it aside: neither a fix nor a step.
+    if let location = Location(fix), plausibility.check(location) != nil {
+      implausible = plausibility.counts
+      return
+    }
     fixes += 1
     if let quality = fix.quality { qualities.count(quality) }
     if let time = fix.time {
@@ -66,9 +77,11 @@ struct TrackSummary {
     stoppedTime += other.stoppedTime
     bridgedDistance += other.bridgedDistance
     bridges += other.bridges
+    implausible.merge(other.implausible, uniquingKeysWith: +)
     if firstLocation == nil { firstLocation = other.firstLocation }
     lastLocation = other.lastLocation ?? lastLocation
-    if let firstLocation, let lastLocation { displacement = lastLocation.distance(from: firstLocation) }
+    displacement = nil
+    if let time = other.duration { summedDuration = (summedDuration ?? 0) + time }
     if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
     speedSum += other.speedSum
     speedCount += other.speedCount
@@ -77,6 +90,7 @@ struct TrackSummary {
   }
 
   var duration: Double? {
+    if let summedDuration { return summedDuration }
     guard let first, let last else { return nil }
     return last.seconds(since: first)
   }
@@ -106,8 +120,13 @@ struct TrackSummary {
     lines.append("  last             \(last?.description ?? "-")")
     lines.append("  duration         \(duration.map { formatDuration($0) } ?? "-")")
     lines.append(
-      "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(fixed(displacement, 1)) m)"
+      "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(displacement.map { fixed($0, 1) + " m" } ?? "-"))"
     )
+    if !implausible.isEmpty {
+      let reasons = ImplausibleFix.allCases.compactMap { reason in implausible[reason].map { "\(reason) \($0)" } }
+      lines.append(
+        "  set aside        \(implausible.values.reduce(0, +)) implausible fixes: \(reasons.joined(separator: ", "))")
+    }
     if bridges > 0 {
       lines.append(
         "  fix losses       \(bridges) bridged, \(fixed(bridgedDistance, 1)) m of the distance (straight across)")
@@ -146,6 +165,9 @@ struct TrackSummary {
     object.add("distance", distance, 3)
     object.add("pathLength", pathLength, 3)
     object.add("displacement", displacement, 3)
+    object.add(
+      "implausible",
+      raw: counts(ImplausibleFix.allCases.compactMap { reason in implausible[reason].map { (reason.rawValue, $0) } }))
     object.add("bridgedDistance", bridgedDistance, 3)
     object.add("fixLosses", integer: bridges)
     if fixes > 1 {

@@ -11,8 +11,9 @@ import LocationKit
 /// Each line is written at once, not buffered: the reader follows a live position. A
 /// closed pipe (`| head -3`) ends the session quietly.
 final class LineDisplay: WatchDisplay, @unchecked Sendable {
-  // @unchecked Sendable: `output` and `session` are touched only on the session's serial
-  // queue, where the session calls every method.
+  // @unchecked Sendable: `output`, `messages` and `session` are touched only on the
+  // session's serial queue, where the session calls every method.
+  private var messages = RepeatedMessages()
 
   let waitsAtEnd = false
   private var output = OutputStream(descriptor: STDOUT_FILENO)
@@ -32,8 +33,8 @@ final class LineDisplay: WatchDisplay, @unchecked Sendable {
       if output.isClosed { session?.finish(output.failure) }
     }
     // Final errors are reported once the session ends, with the exit code.
-    if let error, !error.isFinal {
-      printError("whereami: \(error.kind): \(error.message)")
+    if let error, !error.isFinal, messages.shouldSay("\(error)") {
+      printError("whereami: \(error)")
     }
   }
 

@@ -32,6 +32,9 @@ struct WatchModel: Sendable {
   private(set) var motion: (moving: Bool, since: Location)?
   /// The most recent positions, oldest first, for the map.
   private(set) var track = TrackRing(capacity: WatchModel.trackCapacity)
+  /// What the receiver says while it has no fix (time, satellites in view); cleared by
+  /// the next location, which carries its own.
+  private(set) var sky: SkyView?
   /// How many locations were delivered.
   private(set) var fixCount = 0
   /// When the latest location arrived.
@@ -63,6 +66,7 @@ struct WatchModel: Sendable {
   mutating func add(_ location: Location, at time: Double, zone: LocalZone?) {
     self.location = location
     localZone = zone
+    sky = nil
     _ = movement.add(location)
     let moving = movement.odometer.isMoving
     if motion?.moving != moving {
@@ -73,9 +77,25 @@ struct WatchModel: Sendable {
     lastFixAt = time
   }
 
+  /// Takes in what the receiver says in a cycle without a fix.
+  mutating func update(_ sky: SkyView) {
+    self.sky = sky
+  }
+
+  /// The satellites to show: the latest fix's, or while there is none, those the
+  /// receiver reports in view.
+  var satellites: [SatelliteInfo] { sky?.satellites ?? location?.satellites ?? [] }
+
   /// Notes an error reported at `time`; ``LocationError/Code/sourceEnded`` marks the end.
   mutating func fail(_ error: LocationError, at time: Double) {
     if error.code == .sourceEnded { ended = true }
+    // The watchdog's "no data for 3 s" says less than the reason already on screen
+    // ("cannot connect to ...: connection refused") while nothing has come since.
+    if error.code == .locationUnknown, error.message.hasPrefix("no data"), let last = lastError,
+      last.code != .locationUnknown, (lastFixAt ?? -.infinity) < (lastErrorAt ?? 0)
+    {
+      return
+    }
     lastError = LocationError(error.code, TextWidth.sanitized(error.message), final: error.isFinal)
     lastErrorAt = time
   }

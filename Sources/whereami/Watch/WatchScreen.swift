@@ -109,7 +109,7 @@ enum WatchScreen {
   private static func body(_ model: WatchModel, width: Int, height: Int, now: Double, style: ScreenStyle) -> [String] {
     guard height > 0 else { return [] }
     let values = valueLines(model, now: now)
-    let satellites = model.location?.satellites ?? []
+    let satellites = model.satellites
     let table = SatelliteTable.lines(satellites, rows: Int.max, style: style)
     let tableFitsUnder = values.count + 1 + table.count <= height
     if width >= threeColumnWidth && !tableFitsUnder {
@@ -195,9 +195,9 @@ enum WatchScreen {
       line("Distance", hasTrack ? WatchFormat.distance(odometer.distance, units) : unknown),
       line("From start", hasTrack ? WatchFormat.distance(odometer.displacement, units) : unknown),
       line("Motion", motionText(model)),
-      line("Fix", fixText(location)),
+      line("Fix", fixText(location, sky: model.sky)),
       line("Fix age", model.lastFixAt.map { WatchFormat.age(now - $0) } ?? unknown),
-      line("UTC", utcText(location)),
+      line("UTC", utcText(location, sky: model.sky)),
       line("Local", localText(location, model.localZone)),
       line("Altitude", altitude),
       line("Ellipsoidal", WatchFormat.length(location?.ellipsoidalAltitude, units)),
@@ -209,11 +209,17 @@ enum WatchScreen {
   /// `moving for 12 min`, `stopped for 3 min 5 s`, in the receiver's time.
   private static func motionText(_ model: WatchModel) -> String {
     guard let motion = model.motion, let location = model.location else { return WatchFormat.unknown }
-    let seconds = Trip.seconds(location) - Trip.seconds(motion.since)
+    let seconds = Trip.elapsed(from: motion.since, to: location)
     return (motion.moving ? "moving for " : "stopped for ") + ExportText.duration(max(0, seconds))
   }
 
-  private static func fixText(_ location: Location?) -> String {
+  private static func fixText(_ location: Location?, sky: SkyView?) -> String {
+    if let sky {
+      // Without a fix now (a fix lost shows its last position above).
+      let seen = sky.satellites.count
+      let used = sky.satellitesUsed.map { " · \($0) used" } ?? ""
+      return "no fix · \(seen) satellite\(seen == 1 ? "" : "s") in view" + used
+    }
     guard let location else { return "no fix" }
     var parts = [location.mode.description]
     if let quality = location.quality { parts.append(quality.description) }
@@ -221,7 +227,11 @@ enum WatchScreen {
     return parts.joined(separator: " · ")
   }
 
-  private static func utcText(_ location: Location?) -> String {
+  private static func utcText(_ location: Location?, sky: SkyView?) -> String {
+    if let sky {
+      if let timestamp = sky.timestamp { return WatchFormat.dateTime(timestamp) }
+      if let time = sky.timeOfDay { return WatchFormat.time(time) + " (no date)" }
+    }
     guard let location else { return WatchFormat.unknown }
     guard let timestamp = location.timestamp else { return WatchFormat.time(location.timeOfDay) + " (no date)" }
     return WatchFormat.dateTime(timestamp)

@@ -110,6 +110,12 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     display.changed(model, fix: location, error: nil)
   }
 
+  func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
+    guard !isFinished else { return }
+    model.update(sky)
+    display.changed(model, fix: nil, error: nil)
+  }
+
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !isFinished else { return }
     model.fail(error, at: wallClock())
@@ -117,7 +123,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     if error.code == .sourceEnded {
       if !display.waitsAtEnd { finish(nil) }
     } else if error.isFinal {
-      finish(CommandError(message: "\(error.kind): \(error.message)", code: LocationSession.exitCode(for: error)))
+      finish(CommandError(message: "\(error)", code: LocationSession.exitCode(for: error)))
     }
   }
 }
