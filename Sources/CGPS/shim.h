@@ -51,6 +51,11 @@ static inline const char *whereami_gps_error(const struct gps_data_t *data) {
   return data->error;
 }
 
+/// The device that shipped the last report ("" when gpsd did not say).
+static inline const char *whereami_gps_device_path(const struct gps_data_t *data) {
+  return data->dev.path;
+}
+
 /// The satellites gpsd's last SKY message listed.
 static inline int whereami_gps_satellite_count(const struct gps_data_t *data) {
   return data->satellites_visible < MAXCHANNELS ? data->satellites_visible : MAXCHANNELS;

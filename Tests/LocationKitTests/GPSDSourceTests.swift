@@ -193,4 +193,27 @@ import Testing
     chmod(path, 0o666)
     #expect(GPSDSource.gpsdCanRead(path)?.readable == true)
   }
+
+  @Test func aReceiverThatLeavesGpsdAndComesBackIsFollowedAgain() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let source = GPSDSource(host: "127.0.0.1", port: daemon.port, rewatchInterval: 1)
+    let manager = LocationManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let cycles = try Self.cycles("walk.nmea", limit: 60)
+    feed(daemon, cycles[0..<20])
+    #expect(recorder.wait(timeout: 10) { self.updates($0) >= 15 })
+    let before = updates(recorder.events)
+    // The receiver goes away (its feed closes); gpsd drops the device.
+    daemon.feed.dropClient()
+    usleep(1_500_000)
+    // It comes back: gpsd connects to it again only for a client that watches anew.
+    #expect(daemon.feed.accept(timeout: 15), "gpsd never came back for the device")
+    feed(daemon, cycles[20..<60])
+    #expect(recorder.wait(timeout: 15) { self.updates($0) >= before + 20 }, "\(self.updates(recorder.events))")
+  }
 }

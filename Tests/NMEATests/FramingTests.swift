@@ -12,7 +12,7 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     case .sentence(let sentence):
       events.append("\(sentence.line):\(sentence.text)\(sentence.hasChecksum ? "" : " (unchecked)")")
     case .comment(let text, let line): events.append("\(line):#\(String(decoding: text, as: UTF8.self))")
-    case .rejected(let reason, let line): events.append("\(line):\(reason)")
+    case .rejected(let reason, let line, _): events.append("\(line):\(reason)")
     }
   }
   framer.consume(Array(text.utf8), handle)
@@ -75,7 +75,7 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     var framer = SentenceFramer()
     var events: [String] = []
     framer.consume(bytes) { event in
-      if case .rejected(let reason, let line) = event { events.append("\(line):\(reason)") }
+      if case .rejected(let reason, let line, _) = event { events.append("\(line):\(reason)") }
       if case .sentence(let sentence) = event { events.append("\(sentence.line):ok") }
     }
     #expect(events == ["1:non-printable byte", "2:ok"])

@@ -44,6 +44,25 @@ public final class GPSDaemon: @unchecked Sendable {
     }
   }
 
+  /// Starts gpsd with the feed and `others` as its devices (each a receiver of its own),
+  /// and waits until it has connected to all of them and listens.
+  public func start(alsoFeeding others: [LoopbackListener]) throws {
+    let devices = ([feed] + others).map { "tcp://127.0.0.1:\($0.port)" }
+    let process = try ChildProcess(Self.executable, ["-N", "-n", "-S", String(port)] + devices)
+    self.process = process
+    for listener in [feed] + others {
+      guard listener.accept(timeout: 10) else {
+        process.terminate()
+        throw DaemonError("gpsd did not connect to a feed: \(process.standardError)")
+      }
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while !Self.isListening(port) {
+      guard Date() < deadline else { throw DaemonError("gpsd does not listen on \(port)") }
+      usleep(20_000)
+    }
+  }
+
   /// Starts gpsd with no device at all (a control socket instead, which gpsd requires).
   public func startWithoutDevice() throws {
     let socketPath = NSTemporaryDirectory() + "whereami-gpsd-\(getpid())-\(port).sock"

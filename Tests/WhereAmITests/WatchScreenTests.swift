@@ -266,6 +266,24 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("no satellite data") })
     #expect(lines.last!.hasSuffix("0 fixes"))
   }
+
+  @Test func aColdStartShowsTheTimeAndTheSatellitesInView() {
+    var model = WatchModel(sourceName: "cold start")
+    let satellites = [
+      SatelliteInfo(constellation: .gps, id: 7, elevation: 40, azimuth: 120, snr: 31, isUsed: false),
+      SatelliteInfo(constellation: .gps, id: 9, elevation: 12, azimuth: 300, snr: nil, isUsed: false),
+    ]
+    model.update(
+      SkyView(
+        timestamp: Timestamp(
+          date: CalendarDate(year: 2026, month: 3, day: 14)!, time: TimeOfDay(hour: 8, minute: 0, second: 5)!),
+        satellites: satellites, satellitesUsed: 0))
+    let screen = Self.render(model, 120, 40).joined(separator: "\n")
+    #expect(screen.contains("UTC         2026-03-14 08:00:05.0"), "\(screen)")
+    #expect(screen.contains("Fix         no fix · 2 in view, 0 used"))
+    #expect(!screen.contains("no satellite data"))
+    #expect(screen.contains("   7   40°  120°   31"))
+  }
 }
 
 extension Location {

@@ -45,6 +45,9 @@ public struct Location: Sendable, Equatable {
   public var geoidSeparation: Double?
   public var differentialAge: Double?
   public var differentialStation: Int?
+  /// The device the fix came from, when the source has several (gpsd's `device`, such
+  /// as `/dev/ttyUSB0`); `nil` for a source that is one receiver.
+  public var device: String?
 
   /// Creates a location at a position; everything else starts unknown.
   public init(

@@ -37,8 +37,12 @@ public final class LocationManager: Sendable {
     var timers: [Timer] = []
     var continuations: [Int: AsyncStream<LocationEvent>.Continuation] = [:]
     var nextContinuation = 0
+    /// The recogniser as configured, and one running copy per device (key "" for a
+    /// source that is one receiver): each device is its own track.
     var movementRecognizer: MovementRecognizer?
-    var plausibility = FixPlausibility()
+    var recognizers: [String: MovementRecognizer] = [:]
+    var lastDevice = ""
+    var plausibility: [String: FixPlausibility] = [:]
     /// The source's byte count at its last event, to tell silence from garbage.
     var bytesAtLastEvent = 0
   }
@@ -97,13 +101,26 @@ public final class LocationManager: Sendable {
   /// otherwise hide a standstill), starts afresh with each start of updates, and ends a
   /// trip under way when the source ends. Reading it gives its current state.
   public var movementRecognizer: MovementRecognizer? {
-    get { state.withLock { $0.movementRecognizer } }
-    set { state.withLock { $0.movementRecognizer = newValue } }
+    get { state.withLock { $0.recognizers[$0.lastDevice] ?? $0.movementRecognizer } }
+    set {
+      state.withLock {
+        $0.movementRecognizer = newValue
+        $0.recognizers = [:]
+      }
+    }
   }
+
+  /// The running recognisers by device (`""` for a source that is one receiver): a
+  /// source with several devices (gpsd) has one per device, each its own track.
+  public var movementRecognizers: [String: MovementRecognizer] { state.withLock { $0.recognizers } }
 
   /// How many fixes this run of updates has set aside as physically implausible, by
   /// reason (see ``FixPlausibility``).
-  public var implausibleFixes: [ImplausibleFix: Int] { state.withLock { $0.plausibility.counts } }
+  public var implausibleFixes: [ImplausibleFix: Int] {
+    state.withLock { state in
+      state.plausibility.values.reduce(into: [:]) { total, check in total.merge(check.counts, uniquingKeysWith: +) }
+    }
+  }
 
   /// The last location delivered.
   public var location: Location? { state.withLock { $0.location } }
@@ -173,10 +190,8 @@ public final class LocationManager: Sendable {
       state.lastEvent = monotonic()
       state.lastCycle = nil
       state.cycleInterval = nil
-      state.plausibility = FixPlausibility()
-      state.movementRecognizer = state.movementRecognizer.map {
-        MovementRecognizer(stopDuration: $0.stopDuration, minimumDistance: $0.minimumDistance)
-      }
+      state.plausibility = [:]
+      state.recognizers = [:]
       return state.generation
     }
     guard let generation else { return }
@@ -200,11 +215,19 @@ public final class LocationManager: Sendable {
       case .location(let location):
         noteCycle(&state, now)
         state.unknownReported = false
-        if let reason = state.plausibility.check(location) {
+        let device = location.device ?? ""
+        state.lastDevice = device
+        if let reason = state.plausibility[device, default: FixPlausibility()].check(location) {
           events.append(.setAside(location, reason))
           break
         }
-        let movement = state.movementRecognizer?.add(location)
+        var movement: MovementEvent?
+        if let template = state.movementRecognizer {
+          movement = state.recognizers[
+            device,
+            default: MovementRecognizer(stopDuration: template.stopDuration, minimumDistance: template.minimumDistance)
+          ].add(location)
+        }
         if let update = Self.filtered(location, &state) {
           events.append(update)
           final = state.oneShot
@@ -220,8 +243,10 @@ public final class LocationManager: Sendable {
       case .error(let error):
         if error.code == .locationUnknown { state.unknownReported = true }
         // The end of a log ends a trip under way with it.
-        if error.code == .sourceEnded, let movement = state.movementRecognizer?.finish() {
-          events.append(.movement(movement))
+        if error.code == .sourceEnded {
+          for device in state.recognizers.keys.sorted() {
+            if let movement = state.recognizers[device]?.finish() { events.append(.movement(movement)) }
+          }
         }
         events.append(.failure(error))
         final = error.isFinal

@@ -170,12 +170,22 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
   }
 }
 
-/// Turns gpsd's reports into source events, remembering the last SKY.
+/// Turns gpsd's reports into source events, remembering each device's last SKY.
 private struct ReportState {
-  var satellites: [SatelliteInfo] = []
-  var dop = DilutionOfPrecision()
-  var satellitesUsed: Int?
+  /// What a device's last SKY said.
+  struct Sky {
+    var satellites: [SatelliteInfo] = []
+    var dop = DilutionOfPrecision()
+    var satellitesUsed: Int?
+  }
+  /// By device path; bounded by the devices gpsd has (a few), forgotten with the
+  /// connection.
+  var skies: [String: Sky] = [:]
   var finalError: LocationError?
+
+  private static func device(_ data: gps_data_t) -> String {
+    [data].withUnsafeBufferPointer { String(cString: whereami_gps_device_path($0.baseAddress!)) }
+  }
 
   mutating func events(for message: String, _ data: gps_data_t, source: GPSDSource) -> [SourceEvent] {
     if message.hasPrefix("{\"class\":\"SKY\"") {
@@ -217,6 +227,8 @@ private struct ReportState {
   }
 
   private mutating func readSky(_ data: gps_data_t) {
+    var sky = skies[Self.device(data)] ?? Sky()
+    defer { skies[Self.device(data)] = sky }
     var copy = data
     let count = Int(whereami_gps_satellite_count(&copy))
     var list: [SatelliteInfo] = []
@@ -233,11 +245,12 @@ private struct ReportState {
           snr: finite(satellite.ss).flatMap { $0 > 0 ? $0 : nil }, isUsed: satellite.used))
     }
     if count > 0 {
-      satellites = list
-      satellitesUsed = used
+      sky.satellites = list
+      sky.satellitesUsed = used
     }
     let dops = data.dop
-    dop = DilutionOfPrecision(position: finite(dops.pdop), horizontal: finite(dops.hdop), vertical: finite(dops.vdop))
+    sky.dop = DilutionOfPrecision(
+      position: finite(dops.pdop), horizontal: finite(dops.hdop), vertical: finite(dops.vdop))
   }
 
   /// What a TPV without a position says: its time, and the last SKY's satellites.
@@ -247,7 +260,11 @@ private struct ReportState {
     if data.set & UInt64(TIME_SET) != 0, let seconds = finite(whereami_gps_fix_time(&copy)), seconds > 0 {
       timestamp = Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
     }
-    return SkyView(timestamp: timestamp, satellites: satellites, satellitesUsed: satellitesUsed)
+    let device = Self.device(data)
+    let sky = skies[device] ?? Sky()
+    return SkyView(
+      timestamp: timestamp, satellites: sky.satellites, satellitesUsed: sky.satellitesUsed,
+      device: device.isEmpty ? nil : device)
   }
 
   private func location(_ data: gps_data_t) -> Location? {
@@ -288,9 +305,12 @@ private struct ReportState {
       case 9: .pps
       default: nil
       }
-    location.dop = dop
-    location.satellites = satellites
-    location.satellitesUsed = satellitesUsed
+    let device = Self.device(data)
+    let sky = skies[device] ?? Sky()
+    location.dop = sky.dop
+    location.satellites = sky.satellites
+    location.satellitesUsed = sky.satellitesUsed
+    location.device = device.isEmpty ? nil : device
     return location
   }
 }

@@ -47,11 +47,14 @@ public struct SkyView: Sendable, Equatable {
   public var satellites: [SatelliteInfo]
   /// How many it uses.
   public var satellitesUsed: Int?
+  /// The device, for a source with several (gpsd).
+  public var device: String?
 
   public init(
     timestamp: Timestamp? = nil, timeOfDay: TimeOfDay? = nil, satellites: [SatelliteInfo] = [],
-    satellitesUsed: Int? = nil
+    satellitesUsed: Int? = nil, device: String? = nil
   ) {
+    self.device = device
     self.timestamp = timestamp
     self.timeOfDay = timeOfDay ?? timestamp?.timeOfDay
     self.satellites = satellites

@@ -6,6 +6,8 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
   /// For malformed fields: the sentence's address and the field at fault.
   public var address: SentenceAddress?
   public var fieldError: FieldError?
+  /// The sentence's text and checksums, when it was framed.
+  public var detail: RejectionDetail?
 
   public var description: String {
     var text = "line \(line): \(reason)"
@@ -141,7 +143,9 @@ public struct NMEADecoder {
         let address = FieldReader.read(framed.bytes) { SentenceAddress($0.address) }
         handle(
           .rejected(
-            Rejection(reason: .malformedFields, line: framed.line, address: address, fieldError: error)
+            Rejection(
+              reason: .malformedFields, line: framed.line, address: address, fieldError: error,
+              detail: RejectionDetail(framed.bytes))
           ))
         return
       }
@@ -151,9 +155,9 @@ public struct NMEADecoder {
         assembler.seed(date: date)
         sawDate = true
       }
-    case .rejected(let reason, let line):
+    case .rejected(let reason, let line, let detail):
       statistics.count(reason)
-      handle(.rejected(Rejection(reason: reason, line: line)))
+      handle(.rejected(Rejection(reason: reason, line: line, detail: detail)))
     }
   }
 

@@ -21,6 +21,23 @@ public enum FramingEvent {
   case sentence(FramedSentence)
   /// A `#` comment line; the bytes follow the `#` (gpsd's logs carry `# Date:` lines).
   case comment(UnsafeBufferPointer<UInt8>, line: Int)
-  /// Input that was skipped, with the line it started on.
-  case rejected(RejectionReason, line: Int)
+  /// Input that was skipped, with the line it started on and, for a framed sentence, its
+  /// text and checksums.
+  case rejected(RejectionReason, line: Int, detail: RejectionDetail? = nil)
+}
+
+/// What a rejected sentence said, for messages (`-v`): its text (up to 120 characters,
+/// non-printable bytes as `?`) and, for a bad checksum, the one it stated and the one its
+/// bytes give.
+public struct RejectionDetail: Sendable, Equatable {
+  public var text: String
+  public var statedChecksum: UInt8?
+  public var computedChecksum: UInt8?
+
+  public init(_ bytes: UnsafeBufferPointer<UInt8>, stated: UInt8? = nil, computed: UInt8? = nil) {
+    let shown = bytes.prefix(120).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }
+    text = String(decoding: shown, as: UTF8.self) + (bytes.count > 120 ? "…" : "")
+    statedChecksum = stated
+    computedChecksum = computed
+  }
 }

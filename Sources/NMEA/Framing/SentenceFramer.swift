@@ -171,7 +171,7 @@ public struct SentenceFramer {
     atLineStart = false
     state = .idle
     let sentence = UnsafeBufferPointer(rebasing: input[start..<index])
-    deliver(sentence, hasChecksum: true, checksumMatches: high << 4 | low == checksum, handle)
+    deliver(sentence, checksums: (high << 4 | low, checksum), handle)
     return index + 3
   }
 
@@ -298,26 +298,30 @@ public struct SentenceFramer {
 
   private mutating func complete(hasChecksum: Bool, _ handle: (FramingEvent) -> Void) {
     state = .idle
-    let matches = !hasChecksum || expectedChecksum == runningChecksum
-    buffer.withUnsafeBufferPointer { deliver($0, hasChecksum: hasChecksum, checksumMatches: matches, handle) }
+    let checksums = hasChecksum ? (expectedChecksum, runningChecksum) : nil
+    buffer.withUnsafeBufferPointer { deliver($0, checksums: checksums, handle) }
   }
 
   /// Hands out a complete sentence (delimiter to checksum delimiter), or the reason it
   /// cannot be used.
   @inline(__always)
   private func deliver(
-    _ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool, checksumMatches: Bool,
+    _ sentence: UnsafeBufferPointer<UInt8>, checksums: (stated: UInt8, computed: UInt8)?,
     _ handle: (FramingEvent) -> Void
   ) {
-    if !checksumMatches {
-      handle(.rejected(.badChecksum, line: sentenceLine))
+    let hasChecksum = checksums != nil
+    if let checksums, checksums.stated != checksums.computed {
+      handle(
+        .rejected(
+          .badChecksum, line: sentenceLine,
+          detail: RejectionDetail(sentence, stated: checksums.stated, computed: checksums.computed)))
     } else if sentence.count <= 1 {
       handle(.rejected(.truncated, line: sentenceLine))
     } else if !Self.hasWellFormedAddress(sentence, hasChecksum: hasChecksum) {
       // `$` followed by anything but an address: random bytes, not an unchecked sentence.
-      handle(.rejected(.notASentence, line: sentenceLine))
+      handle(.rejected(.notASentence, line: sentenceLine, detail: RejectionDetail(sentence)))
     } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
-      handle(.rejected(.tooLong, line: sentenceLine))
+      handle(.rejected(.tooLong, line: sentenceLine, detail: RejectionDetail(sentence)))
     } else {
       handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine)))
     }

@@ -120,7 +120,7 @@ public enum Sentence: Sendable, Equatable {
         do throws(FieldError) { result = .success(try Sentence(framed)) } catch {
           result = .failure(.malformed(error))
         }
-      case .rejected(let reason, _): result = .failure(.rejected(reason))
+      case .rejected(let reason, _, _): result = .failure(.rejected(reason))
       case .comment: break
       }
     }

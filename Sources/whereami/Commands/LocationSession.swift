@@ -32,10 +32,14 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     .denied: .permissionDenied, .sourceNotFound: .noInput, .invalidSource: .usage,
   ]
   private let manager: LocationManager
-  private let render: (Location, TrackOdometer) -> Bool
+  private let render: (Location, TrackOdometer, _ severalDevices: Bool) -> Bool
   private let recognized: ((MovementEvent) -> Bool)?
   private let finished = DispatchSemaphore(value: 0)
-  private var odometer = TrackOdometer()
+  /// One odometer per device ("" for a source that is one receiver): each gpsd device is
+  /// its own track. In the order the devices first reported.
+  private var odometers: [String: TrackOdometer] = [:]
+  private var devices: [String] = []
+  private var fixCounts: [String: Int] = [:]
   private var fixes = 0
   private var exitCode = ExitCode.success
   private let sourceName: String
@@ -50,7 +54,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   init(
     _ arguments: ParsedArguments, command: String, replaySpeed: Double? = nil, defaultSource: String = "-",
     movement recognizer: MovementRecognizer? = nil, recognized: ((MovementEvent) -> Bool)? = nil,
-    render: @escaping (Location, TrackOdometer) -> Bool
+    render: @escaping (Location, TrackOdometer, _ severalDevices: Bool) -> Bool
   ) throws(CommandError) {
     let queue = DispatchQueue(label: "whereami.session")
     let (manager, name) = try Self.makeManager(
@@ -66,8 +70,9 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     manager.delegate = self
   }
 
-  /// The manager's movement recogniser as it stands (after ``run()``: at the end).
-  var movementRecognizer: MovementRecognizer? { manager.movementRecognizer }
+  /// The manager's movement recognisers by device, as they stand (after ``run()``: at
+  /// the end).
+  var movementRecognizers: [String: MovementRecognizer] { manager.movementRecognizers }
 
   /// A location manager for the SOURCE of a command line (the first positional argument,
   /// or `defaultSource`), with `--accuracy`, `--distance-filter`, `--baud`, `--verbose`,
@@ -94,7 +99,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     if arguments.has("verbose") {
       let name = address.description
       options.nmea.onRejection = { rejection in
-        printError("whereami: \(name):\(rejection.line): \(rejection.detail)")
+        printError("whereami: \(name):\(rejection.line): \(rejection.explanation)")
       }
     }
     let source: any LocationSource
@@ -138,8 +143,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// The line printed when Ctrl-C ends a session.
   private var summaryLine: String {
-    "whereami: \(fixes) fixes from \(sourceName); distance \(fixed(odometer.distance, 1)) m, "
-      + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
+    let tracks = devices.compactMap { device in odometers[device].map { (device, $0) } }
+    guard !tracks.isEmpty else { return "whereami: 0 fixes from \(sourceName)" }
+    return tracks.map { device, odometer in
+      "whereami: \(fixCounts[device] ?? 0) fixes from \(device.isEmpty ? sourceName : device); "
+        + "distance \(fixed(odometer.distance, 1)) m, "
+        + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
+    }.joined(separator: "\n")
   }
 
   private func interrupted() {
@@ -160,8 +170,11 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       if isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
     }
     fixes += 1
-    odometer.add(location)
-    if !render(location, odometer) {
+    let device = location.device ?? ""
+    if odometers[device] == nil { devices.append(device) }
+    fixCounts[device, default: 0] += 1
+    odometers[device, default: TrackOdometer()].add(location)
+    if !render(location, odometers[device]!, devices.count > 1) {
       // Nobody reads the output any more (a closed pipe): end quietly.
       manager.stopUpdatingLocation()
       finished.signal()

@@ -47,11 +47,16 @@ enum PrintCommand {
     let json = arguments.has("json")
     let session = try LocationSession(
       arguments, command: command, replaySpeed: replaySpeed, defaultSource: defaultSource
-    ) { location, odometer in
+    ) { location, odometer, severalDevices in
       output.write { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
         } else {
+          // With several gpsd devices, each line says whose it is.
+          if severalDevices, let device = location.device {
+            line.append(string: device)
+            line.append(UInt8(ascii: " "))
+          }
           LocationRenderer.text(location, odometer, into: &line)
         }
       }
@@ -111,11 +116,22 @@ final class SharedOutput: @unchecked Sendable {
 }
 
 extension Rejection {
-  /// The reason with the offending sentence and field, for messages.
-  var detail: String {
+  /// The reason with the offending sentence, field, checksums and text, for messages.
+  var explanation: String {
     var text = reason.description
     if let address { text += ": \(address)" }
     if let fieldError { text += " \(fieldError)" }
+    if let detail = self.detail {
+      if let stated = detail.statedChecksum, let computed = detail.computedChecksum {
+        text += " (it says \(Self.hex(stated)), its bytes give \(Self.hex(computed)))"
+      }
+      text += ": " + detail.text
+    }
     return text
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
   }
 }

@@ -41,11 +41,12 @@ enum TripsCommand {
       arguments, command: spec.name, defaultSource: PrintCommand.defaultSource,
       movement: MovementRecognizer(stopDuration: stop, minimumDistance: minimum),
       recognized: { listing.recognized($0) },
-      render: { location, _ in listing.located(location) })
+      render: { location, _, _ in listing.located(location) })
     let code = session.run()
-    // Ctrl-C on a live source: the trip under way ends where the recording does.
-    if var recognizer = session.movementRecognizer, let event = recognizer.finish() {
-      _ = listing.recognized(event)
+    // Ctrl-C on a live source: the trips under way end where the recording does.
+    for (_, recognizer) in session.movementRecognizers.sorted(by: { $0.key < $1.key }) {
+      var recognizer = recognizer
+      if let event = recognizer.finish() { _ = listing.recognized(event) }
     }
     listing.finish()
     if let failure = output.finish() { throw failure }
@@ -69,9 +70,11 @@ final class TripListing: @unchecked Sendable {
   // thread: never at once.
   private let json: Bool
   private let output: SharedOutput
-  /// Where the current stop began (the first fix, then each trip's end).
-  private var stopStart: Location?
-  private var latest: Location?
+  /// By device ("" for a source that is one receiver): where the current stop began
+  /// (the first fix, then each trip's end), and the latest fix.
+  private var stopStart: [String: Location] = [:]
+  private var latest: [String: Location] = [:]
+  private var devices: [String] = []
 
   init(json: Bool, output: SharedOutput) {
     self.json = json
@@ -79,25 +82,38 @@ final class TripListing: @unchecked Sendable {
   }
 
   func located(_ location: Location) -> Bool {
-    if stopStart == nil { stopStart = location }
-    latest = location
+    let device = location.device ?? ""
+    if stopStart[device] == nil {
+      stopStart[device] = location
+      devices.append(device)
+    }
+    latest[device] = location
     return true
   }
 
   func recognized(_ event: MovementEvent) -> Bool {
     guard event.state == .ended else { return true }
     let trip = event.trip
-    if let stopStart, Trip.elapsed(from: stopStart, to: trip.start) > 0 {
-      guard write(stop: stopStart, until: trip.start) else { return false }
+    let device = trip.start.device ?? ""
+    if let start = stopStart[device], Trip.elapsed(from: start, to: trip.start) > 0 {
+      guard write(stop: start, until: trip.start) else { return false }
     }
-    stopStart = trip.end
+    stopStart[device] = trip.end
     return write(trip: trip)
   }
 
   func finish() {
-    if let stopStart, let latest, Trip.elapsed(from: stopStart, to: latest) > 0 {
-      _ = write(stop: stopStart, until: latest)
+    for device in devices {
+      if let start = stopStart[device], let last = latest[device], Trip.elapsed(from: start, to: last) > 0 {
+        _ = write(stop: start, until: last)
+      }
     }
+  }
+
+  /// With several devices, each line says whose it is.
+  private func prefix(_ location: Location) -> String {
+    guard devices.count > 1, let device = location.device else { return "" }
+    return device + " "
   }
 
   private func write(trip: Trip) -> Bool {
@@ -105,6 +121,7 @@ final class TripListing: @unchecked Sendable {
     if json {
       var object = JSONObject()
       object.add("class", string: "TRIP")
+      if let device = trip.start.device { object.add("device", string: device) }
       Self.times(trip.start, trip.end, &object)
       object.add("distance", trip.distance, 3)
       object.add("movingTime", trip.movingTime, 3)
@@ -117,7 +134,8 @@ final class TripListing: @unchecked Sendable {
       text = object.finish() + "\n"
     } else {
       text =
-        "trip \(Self.time(trip.start))  \(Self.time(trip.end))  \(ExportText.duration(trip.duration))  "
+        prefix(trip.start)
+        + "trip \(Self.time(trip.start))  \(Self.time(trip.end))  \(ExportText.duration(trip.duration))  "
         + "\(fixed(trip.distance / 1000, 3)) km  moving \(ExportText.duration(trip.movingTime))  "
         + "max \(trip.maximumSpeed.map { fixed($0, 1) + " m/s" } ?? "-")  "
         + "mean \(trip.meanMovingSpeed.map { fixed($0, 2) + " m/s" } ?? "-")  "
@@ -131,13 +149,16 @@ final class TripListing: @unchecked Sendable {
     if json {
       var object = JSONObject()
       object.add("class", string: "STOP")
+      if let device = start.device { object.add("device", string: device) }
       Self.times(start, end, &object)
       object.add("lat", start.latitude, 9)
       object.add("lon", start.longitude, 9)
       text = object.finish() + "\n"
     } else {
       let duration = Trip.elapsed(from: start, to: end)
-      text = "stop \(Self.time(start))  \(Self.time(end))  \(ExportText.duration(duration))  at \(Self.place(start))\n"
+      text =
+        prefix(start)
+        + "stop \(Self.time(start))  \(Self.time(end))  \(ExportText.duration(duration))  at \(Self.place(start))\n"
     }
     return output.write { $0.append(string: text) }
   }

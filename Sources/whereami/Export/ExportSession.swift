@@ -69,6 +69,9 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private var lastExported: Location?
   /// With `--split trips`: the trips, and the fixes not yet known to be in one.
   private var trips: TripSplitter?
+  /// With several gpsd devices: the one exported, and the others seen.
+  private var exportedDevice: String?
+  private var otherDevices: Set<String> = []
   private var messages = RepeatedMessages()
 
   /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
@@ -166,6 +169,19 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     guard !stopped else { return }
+    // A track is one receiver's: with several gpsd devices, the first that reports.
+    if let device = location.device {
+      if exportedDevice == nil {
+        exportedDevice = device
+      } else if device != exportedDevice {
+        if otherDevices.insert(device).inserted {
+          printError(
+            "whereami: \(sourceName) has several devices; exporting \(exportedDevice!) only "
+              + "(name one to export it: gpsd://HOST:PORT\(device.hasPrefix("/") ? "" : "/")\(device))")
+        }
+        return
+      }
+    }
     if trips != nil {
       let ready = trips!.add(location)
       for (fix, startsTrip) in ready {

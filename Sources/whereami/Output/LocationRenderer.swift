@@ -41,6 +41,10 @@ enum LocationRenderer {
   static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     // Keys carry their separator: "class" always comes first.
     line.append("{\"class\":\"TPV\"")
+    if let device = location.device {
+      line.append(",\"device\":")
+      line.append(jsonString: device)
+    }
     if let time = location.timestamp {
       line.append(",\"time\":\"")
       line.append(time)

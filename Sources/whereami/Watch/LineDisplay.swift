@@ -28,7 +28,13 @@ final class LineDisplay: WatchDisplay, @unchecked Sendable {
 
   func changed(_ model: WatchModel, fix location: Location?, error: LocationError?) {
     if let location {
-      output.write { line in LocationRenderer.text(location, model.odometer, into: &line) }
+      output.write { line in
+        if model.devices.count > 1, let device = model.device {
+          line.append(string: device)
+          line.append(UInt8(ascii: " "))
+        }
+        LocationRenderer.text(location, model.odometer, into: &line)
+      }
       output.flush()
       if output.isClosed { session?.finish(output.failure) }
     }

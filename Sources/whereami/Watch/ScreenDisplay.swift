@@ -128,6 +128,8 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
         return
       case 0x0C:  // Ctrl-L
         redrawWhole()
+      case UInt8(ascii: "d"), UInt8(ascii: "D"), 0x09:  // d or Tab: the next gpsd device
+        session?.showNextDevice()
       default:
         break
       }

@@ -19,6 +19,9 @@ struct WatchModel: Sendable {
 
   /// Where the fixes come from, as shown in the title (`fixtures/walk.nmea`).
   let sourceName: String
+  /// The device shown, for a source with several (gpsd), and its place among them.
+  var device: String?
+  var devices = (index: 1, count: 1)
   let options: Options
   /// The latest location delivered.
   private(set) var location: Location?

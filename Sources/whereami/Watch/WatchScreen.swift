@@ -61,7 +61,13 @@ enum WatchScreen {
   // MARK: Title and status
 
   private static func titleLine(_ model: WatchModel, width: Int, style: ScreenStyle) -> String {
-    let line = TextWidth.spread(" whereami watch · " + model.sourceName, "q quit ", width)
+    var title = " whereami watch · " + model.sourceName
+    var keys = "q quit "
+    if model.devices.count > 1, let device = model.device {
+      title += " · " + TextWidth.sanitized(device) + " (\(model.devices.index) of \(model.devices.count))"
+      keys = "d next device · " + keys
+    }
+    let line = TextWidth.spread(title, keys, width)
     return style.paint(TextWidth.pad(line, width), .reverse)
   }
 
@@ -216,9 +222,8 @@ enum WatchScreen {
   private static func fixText(_ location: Location?, sky: SkyView?) -> String {
     if let sky {
       // Without a fix now (a fix lost shows its last position above).
-      let seen = sky.satellites.count
-      let used = sky.satellitesUsed.map { " · \($0) used" } ?? ""
-      return "no fix · \(seen) satellite\(seen == 1 ? "" : "s") in view" + used
+      let used = sky.satellitesUsed.map { ", \($0) used" } ?? ""
+      return "no fix · \(sky.satellites.count) in view" + used
     }
     guard let location else { return "no fix" }
     var parts = [location.mode.description]

@@ -29,15 +29,21 @@ protocol WatchDisplay: AnyObject {
 /// The manager's callbacks, the signal handlers, the keys and the display's timer all run
 /// on one serial queue, so the model needs no lock.
 final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
-  // @unchecked Sendable: every mutable property (`model`, `failure`, `isFinished`,
-  // `signalSources`) and the display are touched only on `queue`, the manager's serial
+  // @unchecked Sendable: every mutable property (`models`, `devices`, `selected`,
+  // `failure`, `isFinished`, `signalSources`) and the display are touched only on `queue`, the manager's serial
   // callback queue, on which the signal sources and the display's sources also run; `run`
   // reaches them through `queue.sync`.
 
   /// The queue everything runs on.
   let queue: DispatchQueue
-  /// What is shown; read by the display on `queue`.
-  private(set) var model: WatchModel
+  /// What is shown: the selected device's model; read by the display on `queue`.
+  var model: WatchModel { models[selected] ?? blank }
+  /// One model per device ("" for a source that is one receiver; gpsd may have several),
+  /// in the order they first reported, and the one shown.
+  private var models: [String: WatchModel] = [:]
+  private var devices: [String] = []
+  private var selected = ""
+  private let blank: WatchModel
   private let manager: LocationManager
   private let display: any WatchDisplay
   private let finished = DispatchSemaphore(value: 0)
@@ -50,7 +56,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   init(manager: LocationManager, queue: DispatchQueue, model: WatchModel, display: any WatchDisplay) {
     self.manager = manager
     self.queue = queue
-    self.model = model
+    blank = model
     self.display = display
     manager.delegate = self
   }
@@ -99,26 +105,54 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   /// Shows a line that something wrote on standard error. Call on the queue.
   func note(_ message: String) {
     guard !isFinished else { return }
-    model.note(message, at: wallClock())
+    if models.isEmpty { _ = register(nil) }
+    for key in devices { models[key]!.note(message, at: wallClock()) }
     display.changed(model, fix: nil, error: nil)
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     guard !isFinished else { return }
     let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
-    model.add(location, at: wallClock(), zone: zone)
-    display.changed(model, fix: location, error: nil)
+    let device = register(location.device)
+    models[device]!.add(location, at: wallClock(), zone: zone)
+    // The screen shows the selected device (and redraws from `model`); a line display
+    // prints every device's fixes, each with its own distance.
+    display.changed(models[device]!, fix: location, error: nil)
+  }
+
+  /// The model's key for `device`, made on first sight; the first device is shown first.
+  private func register(_ device: String?) -> String {
+    let key = device ?? ""
+    if models[key] == nil {
+      var fresh = blank
+      fresh.device = device
+      models[key] = fresh
+      devices.append(key)
+      if devices.count == 1 { selected = key }
+      for index in devices.indices { models[devices[index]]!.devices = (index + 1, devices.count) }
+    }
+    return key
+  }
+
+  /// Shows the next device (key `d`), when the source has several. Call on the queue.
+  func showNextDevice() {
+    guard devices.count > 1, let index = devices.firstIndex(of: selected) else { return }
+    selected = devices[(index + 1) % devices.count]
+    display.changed(model, fix: nil, error: nil)
   }
 
   func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
     guard !isFinished else { return }
-    model.update(sky)
-    display.changed(model, fix: nil, error: nil)
+    let device = register(sky.device)
+    models[device]!.update(sky)
+    display.changed(models[device]!, fix: nil, error: nil)
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !isFinished else { return }
-    model.fail(error, at: wallClock())
+    // Errors concern the source, so every device's view.
+    if models.isEmpty { _ = register(nil) }
+    for key in devices { models[key]!.fail(error, at: wallClock()) }
     display.changed(model, fix: nil, error: error)
     if error.code == .sourceEnded {
       if !display.waitsAtEnd { finish(nil) }
