@@ -217,3 +217,4 @@ import Testing
     #expect(recorder.wait(timeout: 15) { self.updates($0) >= before + 20 }, "\(self.updates(recorder.events))")
   }
 }
+
