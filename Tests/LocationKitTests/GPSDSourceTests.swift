@@ -15,13 +15,13 @@ import Testing
     events.filter { if case .failure(let error) = $0 { error.code == .locationUnknown } else { false } }.count
   }
 
-  /// The walk fixture's cycles as text, one string per GGA (a cycle starts with RMC).
+  /// A fixture's cycles as text, each starting at an RMC (any talker).
   static func cycles(_ fixture: String, limit: Int) throws -> [String] {
     let text = try String(contentsOf: fixtures.appendingPathComponent(fixture), encoding: .utf8)
     var cycles: [String] = []
     var current = ""
     for line in text.split(separator: "\r\n") where !line.hasPrefix("#") {
-      if line.hasPrefix("$GPRMC") && !current.isEmpty {
+      if line.dropFirst(3).hasPrefix("RMC,") && !current.isEmpty {
         cycles.append(current)
         current = ""
         if cycles.count == limit { break }
@@ -194,6 +194,45 @@ import Testing
     #expect(GPSDSource.gpsdCanRead(path)?.readable == true)
   }
 
+  @Test func twoDevicesAreTwoTracks() throws {
+    // Berlin and Lisbon, 2,300 km apart, through one gpsd.
+    // The second feed first: the daemon's port is picked free, and a listener made after
+    // it could be given the same one.
+    let lisbon = try LoopbackListener()
+    let daemon = try GPSDaemon()
+    try daemon.start(alsoFeeding: [lisbon])
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.movementRecognizer = MovementRecognizer()
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let walk = try Self.cycles("walk.nmea", limit: 100)
+    let drive = try Self.cycles("drive-midnight.nmea", limit: 100)
+    // gpsd passes on only what it parses after the client's WATCH.
+    let connected = Date().addingTimeInterval(10)
+    while socketsConnected(toPort: daemon.port) < 1, Date() < connected { usleep(20_000) }
+    Thread.sleep(forTimeInterval: 0.5)
+    for (berlin, portugal) in zip(walk, drive) {
+      daemon.feed.send(berlin)
+      lisbon.send(portugal)
+      usleep(20_000)
+    }
+    #expect(recorder.wait(timeout: 15) { self.updates($0) >= 150 }, "\(self.updates(recorder.events)) updates")
+    let devices = Dictionary(grouping: recorder.locations) { $0.device ?? "none" }
+    #expect(Set(devices.keys) == ["tcp://127.0.0.1:\(daemon.feed.port)", "tcp://127.0.0.1:\(lisbon.port)"])
+    // Each device is its own track: nothing set aside as a 2,300 km jump, and each
+    // device's fixes stay in their city.
+    #expect(!recorder.events.contains { if case .setAside = $0 { true } else { false } })
+    #expect(manager.implausibleFixes.isEmpty)
+    for (device, locations) in devices {
+      let latitudes = locations.map(\.latitude)
+      #expect((latitudes.max() ?? 0) - (latitudes.min() ?? 0) < 0.1, "\(device)")
+    }
+    #expect(manager.movementRecognizers.count == 2)
+  }
+
   @Test func aReceiverThatLeavesGpsdAndComesBackIsFollowedAgain() throws {
     let daemon = try GPSDaemon()
     try daemon.start()
@@ -217,4 +256,3 @@ import Testing
     #expect(recorder.wait(timeout: 15) { self.updates($0) >= before + 20 }, "\(self.updates(recorder.events))")
   }
 }
-

@@ -306,6 +306,47 @@ import Testing
     #expect((objects.first?["lat"] as? Double).map { abs($0 - 52.514) < 0.01 } == true)
   }
 
+  @Test func twoGpsdDevicesAreTwoTracks() throws {
+    // Berlin and Lisbon through one gpsd: each device has its own distance, and says so.
+    let lisbon = try LoopbackListener()
+    let daemon = try GPSDaemon()
+    try daemon.start(alsoFeeding: [lisbon])
+    defer { daemon.stop() }
+    for arguments in [["print", "--json"], ["print"]] {
+      let child = try ChildProcess(Paths.whereami, arguments + ["gpsd://127.0.0.1:\(daemon.port)"])
+      Thread.sleep(forTimeInterval: 0.7)
+      let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+        .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
+      let drive = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
+        .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
+      for (berlin, portugal) in zip(walk.prefix(300), drive.prefix(300)) {
+        daemon.feed.send(berlin + "\r\n")
+        lisbon.send(portugal + "\r\n")
+        usleep(2000)
+      }
+      Thread.sleep(forTimeInterval: 0.7)
+      child.signalGroup(SIGINT)
+      #expect(child.wait(timeout: 10) == 0)
+      let lines = child.standardOutput.split(separator: "\n")
+      #expect(lines.count > 40, "\(child.standardError)")
+      let berlinDevice = "tcp://127.0.0.1:\(daemon.feed.port)"
+      let lisbonDevice = "tcp://127.0.0.1:\(lisbon.port)"
+      if arguments.contains("--json") {
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.allSatisfy { $0["device"] is String })
+        #expect(Set(objects.compactMap { $0["device"] as? String }) == [berlinDevice, lisbonDevice])
+        // Each track's distance is its own: a few kilometres at most, never 2,300.
+        let distances = objects.compactMap { $0["distance"] as? Double }
+        #expect((distances.max() ?? 0) < 10_000, "\(distances.max() ?? 0) m")
+      } else {
+        // Text: once the second device has reported, each line starts with its device.
+        #expect(lines.last.map { $0.hasPrefix(berlinDevice) || $0.hasPrefix(lisbonDevice) } == true)
+        #expect(child.standardError.contains("fixes from \(berlinDevice)"))
+        #expect(child.standardError.contains("fixes from \(lisbonDevice)"))
+      }
+    }
+  }
+
   @Test func noGpsdIsReportedAndRetried() throws {
     let port = freeLoopbackPort()
     let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a fix was set aside as physically implausible.
 public enum ImplausibleFix: String, Sendable, CaseIterable, CustomStringConvertible {
   /// Its time is before the previous fix's: within one source, time does not go back.
@@ -66,12 +68,23 @@ public struct FixPlausibility: Sendable {
   }
 
   private static func problem(_ location: Location, after reference: Location) -> ImplausibleFix? {
+    // One dated and one not (a receiver's first fixes before it knows the date; gpsd's
+    // reports without a time): their times cannot be compared.
+    if (location.timestamp == nil) != (reference.timestamp == nil) { return nil }
     let elapsed = Trip.elapsed(from: reference, to: location)
     if elapsed < 0 { return .timeWentBackwards }
     let slack = 3 * ((location.horizontalAccuracy ?? 0) + (reference.horizontalAccuracy ?? 0))
-    let distance = location.distance(from: reference) - slack
     // Two fixes of the same second: a jump of kilometres is still implausible.
-    if distance > speedLimit * max(elapsed, 1) { return .tooFast }
+    let allowed = speedLimit * max(elapsed, 1) + slack
+    // Most steps are metres: a flat-earth bound (within 1 % of the geodesic at these
+    // distances) settles them without the full geodesic.
+    let metresPerDegree = 111_320.0
+    let north = (location.latitude - reference.latitude) * metresPerDegree
+    var east = abs(location.longitude - reference.longitude)
+    if east > 180 { east = 360 - east }
+    east *= metresPerDegree * cos(reference.latitude * .pi / 180)
+    if (north * north + east * east).squareRoot() < 0.5 * allowed { return nil }
+    if location.distance(from: reference) > allowed { return .tooFast }
     return nil
   }
 }

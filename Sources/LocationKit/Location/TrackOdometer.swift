@@ -401,15 +401,47 @@ struct TrackClock: Sendable {
 /// The last few intervals between fixes, for the receiver's rate: the median follows a
 /// change of rate within a few fixes and ignores a single loss.
 struct RecentIntervals: Sendable {
-  private var values: [Double] = []
+  // Five values in place: this runs for every fix, and must not allocate.
+  private var values: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
+  private var count = 0
+  private var next = 0
 
   mutating func append(_ value: Double) {
-    values.append(value)
-    if values.count > 5 { values.removeFirst() }
+    switch next {
+    case 0: values.0 = value
+    case 1: values.1 = value
+    case 2: values.2 = value
+    case 3: values.3 = value
+    default: values.4 = value
+    }
+    next = (next + 1) % 5
+    count = min(count + 1, 5)
   }
 
+  private func value(_ index: Int) -> Double {
+    switch index {
+    case 0: values.0
+    case 1: values.1
+    case 2: values.2
+    case 3: values.3
+    default: values.4
+    }
+  }
+
+  /// The middle value (the upper one of an even count), by rank: no sorting, no array.
   var median: Double? {
-    guard !values.isEmpty else { return nil }
-    return values.sorted()[values.count / 2]
+    guard count > 0 else { return nil }
+    let rank = count / 2
+    for i in 0..<count {
+      let candidate = value(i)
+      var below = 0
+      var equal = 0
+      for j in 0..<count {
+        let other = value(j)
+        if other < candidate { below += 1 } else if other == candidate { equal += 1 }
+      }
+      if below <= rank && rank < below + equal { return candidate }
+    }
+    return value(0)
   }
 }
