@@ -31,17 +31,7 @@ public final class GPSDaemon: @unchecked Sendable {
 
   /// Starts gpsd and waits until it listens and has connected to the feed.
   public func start() throws {
-    let process = try ChildProcess(Self.executable, ["-N", "-n", "-S", String(port), "tcp://127.0.0.1:\(feed.port)"])
-    self.process = process
-    guard feed.accept(timeout: 10) else {
-      process.terminate()
-      throw DaemonError("gpsd did not connect to the feed: \(process.standardError)")
-    }
-    let deadline = Date().addingTimeInterval(10)
-    while !Self.isListening(port) {
-      guard Date() < deadline else { throw DaemonError("gpsd does not listen on \(port)") }
-      usleep(20_000)
-    }
+    try start(alsoFeeding: [])
   }
 
   /// Starts gpsd with the feed and `others` as its devices (each a receiver of its own),

@@ -13,6 +13,15 @@ import Testing
 
   private func lines(_ text: String) -> Int { text.split(separator: "\n").count }
 
+  /// A new FIFO in the temporary directory, removed by `body`'s end.
+  private func withFIFO(_ name: String, _ body: (String) throws -> Void) throws {
+    let fifo = NSTemporaryDirectory() + "whereami-\(name)-\(getpid()).fifo"
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    try body(fifo)
+  }
+
   @Test func aLogUnderDevIsALogNotASerialReceiver() throws {
     let path = "/dev/shm/whereami-\(getpid()).nmea"
     try FileManager.default.copyItem(atPath: Self.walk, toPath: path)
@@ -61,47 +70,41 @@ import Testing
 
   @Test(arguments: [SIGINT, SIGTERM, SIGQUIT, SIGHUP])
   func aFIFOWithNoWriterStopsOnASignal(signalNumber: Int32) throws {
-    let fifo = NSTemporaryDirectory() + "whereami-nowriter-\(getpid())-\(signalNumber).fifo"
-    unlink(fifo)
-    #expect(mkfifo(fifo, 0o600) == 0)
-    defer { unlink(fifo) }
-    for command in ["print", "replay"] {
-      let child = try ChildProcess(Paths.whereami, [command, fifo])
-      defer { child.terminate() }
-      usleep(500_000)
-      kill(child.pid, signalNumber)
-      #expect(child.wait(timeout: 5) == 0, "\(command) after signal \(signalNumber)")
-      #expect(!child.standardError.contains("Crash"), "\(child.standardError)")
-      #expect(child.standardError.components(separatedBy: "fixes from").count - 1 == 1, "\(child.standardError)")
+    try withFIFO("nowriter-\(signalNumber)") { fifo in
+      for command in ["print", "replay"] {
+        let child = try ChildProcess(Paths.whereami, [command, fifo])
+        defer { child.terminate() }
+        usleep(500_000)
+        kill(child.pid, signalNumber)
+        #expect(child.wait(timeout: 5) == 0, "\(command) after signal \(signalNumber)")
+        #expect(!child.standardError.contains("Crash"), "\(child.standardError)")
+        #expect(child.standardError.components(separatedBy: "fixes from").count - 1 == 1, "\(child.standardError)")
+      }
     }
   }
 
   @Test func twoSignalsGiveOneSummary() throws {
-    let fifo = NSTemporaryDirectory() + "whereami-twice-\(getpid()).fifo"
-    unlink(fifo)
-    #expect(mkfifo(fifo, 0o600) == 0)
-    defer { unlink(fifo) }
-    let child = try ChildProcess(Paths.whereami, ["print", fifo])
-    defer { child.terminate() }
-    usleep(300_000)
-    kill(child.pid, SIGTERM)
-    kill(child.pid, SIGTERM)
-    #expect(child.wait(timeout: 5) == 0)
-    #expect(child.standardError.components(separatedBy: "fixes from").count - 1 == 1, "\(child.standardError)")
+    try withFIFO("twice") { fifo in
+      let child = try ChildProcess(Paths.whereami, ["print", fifo])
+      defer { child.terminate() }
+      usleep(300_000)
+      kill(child.pid, SIGTERM)
+      kill(child.pid, SIGTERM)
+      #expect(child.wait(timeout: 5) == 0)
+      #expect(child.standardError.components(separatedBy: "fixes from").count - 1 == 1, "\(child.standardError)")
+    }
   }
 
   @Test func aFIFOsWriterIsFollowedToItsEnd() throws {
-    let fifo = NSTemporaryDirectory() + "whereami-writer-\(getpid()).fifo"
-    unlink(fifo)
-    #expect(mkfifo(fifo, 0o600) == 0)
-    defer { unlink(fifo) }
-    let child = try ChildProcess(Paths.whereami, ["print", fifo])
-    defer { child.terminate() }
-    usleep(300_000)
-    let writer = try ChildProcess("/bin/sh", ["-c", "cat '\(Self.walk)' > '\(fifo)'"])
-    #expect(writer.wait(timeout: 10) == 0)
-    #expect(child.wait(timeout: 20) == 0)
-    #expect(lines(child.standardOutput) == 1160)
+    try withFIFO("writer") { fifo in
+      let child = try ChildProcess(Paths.whereami, ["print", fifo])
+      defer { child.terminate() }
+      usleep(300_000)
+      let writer = try ChildProcess("/bin/sh", ["-c", "cat '\(Self.walk)' > '\(fifo)'"])
+      #expect(writer.wait(timeout: 10) == 0)
+      #expect(child.wait(timeout: 20) == 0)
+      #expect(lines(child.standardOutput) == 1160)
+    }
   }
 
   @Test func whatAnInputWithoutFixesHeldIsSaid() throws {

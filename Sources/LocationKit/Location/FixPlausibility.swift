@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Why a fix was set aside as physically implausible.
 public enum ImplausibleFix: String, Sendable, CaseIterable, CustomStringConvertible {
@@ -35,56 +36,76 @@ public struct FixPlausibility: Sendable {
   /// All set aside.
   public var total: Int { counts.values.reduce(0, +) }
 
-  private var reference: Location?
-  private var rejectedRun: [Location] = []
+  private var reference: Point?
+  /// The set-aside fixes in a row, as few as the recovery needs.
+  private var rejectedRun: [Point] = []
+
+  /// What the check needs of a fix: where, when and how sure (not the whole location,
+  /// which is copied for every fix).
+  private struct Point: Sendable {
+    var latitude: Double
+    var longitude: Double
+    var accuracy: Double
+    var moment: TrackClock.Moment
+
+    init(_ location: Location) {
+      latitude = location.latitude
+      longitude = location.longitude
+      accuracy = location.horizontalAccuracy ?? 0
+      moment = TrackClock.Moment(location)
+    }
+  }
 
   public init() {}
 
   /// Checks the next fix: `nil` when it is plausible (and becomes the reference), else
   /// why not.
   public mutating func check(_ location: Location) -> ImplausibleFix? {
+    let point = Point(location)
     guard let reference else {
-      self.reference = location
+      self.reference = point
       return nil
     }
-    guard let reason = Self.problem(location, after: reference) else {
-      self.reference = location
-      rejectedRun = []
+    guard let reason = Self.problem(point, after: reference) else {
+      self.reference = point
+      if !rejectedRun.isEmpty { rejectedRun = [] }
       return nil
     }
     // A run of set-aside fixes that agree among themselves: the receiver is there now.
-    if let last = rejectedRun.last, Self.problem(location, after: last) == nil {
-      rejectedRun.append(location)
+    if let last = rejectedRun.last, Self.problem(point, after: last) == nil {
+      rejectedRun.append(point)
       if rejectedRun.count >= Self.recoveryCount {
-        self.reference = location
+        self.reference = point
         rejectedRun = []
         return nil
       }
     } else {
-      rejectedRun = [location]
+      rejectedRun = [point]
     }
     counts[reason, default: 0] += 1
     return reason
   }
 
-  private static func problem(_ location: Location, after reference: Location) -> ImplausibleFix? {
+  private static func problem(_ point: Point, after reference: Point) -> ImplausibleFix? {
     // One dated and one not (a receiver's first fixes before it knows the date; gpsd's
     // reports without a time): their times cannot be compared.
-    if (location.timestamp == nil) != (reference.timestamp == nil) { return nil }
-    let elapsed = Trip.elapsed(from: reference, to: location)
+    if (point.moment.timestamp == nil) != (reference.moment.timestamp == nil) { return nil }
+    let elapsed = TrackClock.elapsed(from: reference.moment, to: point.moment)
     if elapsed < 0 { return .timeWentBackwards }
-    let slack = 3 * ((location.horizontalAccuracy ?? 0) + (reference.horizontalAccuracy ?? 0))
+    let slack = 3 * (point.accuracy + reference.accuracy)
     // Two fixes of the same second: a jump of kilometres is still implausible.
     let allowed = speedLimit * max(elapsed, 1) + slack
     // Most steps are metres: a flat-earth bound (within 1 % of the geodesic at these
     // distances) settles them without the full geodesic.
     let metresPerDegree = 111_320.0
-    let north = (location.latitude - reference.latitude) * metresPerDegree
-    var east = abs(location.longitude - reference.longitude)
+    let north = (point.latitude - reference.latitude) * metresPerDegree
+    var east = abs(point.longitude - reference.longitude)
     if east > 180 { east = 360 - east }
     east *= metresPerDegree * cos(reference.latitude * .pi / 180)
     if (north * north + east * east).squareRoot() < 0.5 * allowed { return nil }
-    if location.distance(from: reference) > allowed { return .tooFast }
-    return nil
+    let distance = Geodesic.wgs84.distance(
+      latitude1: reference.latitude, longitude1: reference.longitude, latitude2: point.latitude,
+      longitude2: point.longitude)
+    return distance > allowed ? .tooFast : nil
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 
 /// Distance travelled along a track, estimated from all the evidence a receiver gives.
 ///
@@ -379,10 +380,26 @@ public struct TrackOdometer: Sendable {
 /// date, runs on without a jump.
 struct TrackClock: Sendable {
   private(set) var seconds = 0.0
-  private var last: Location?
+  /// The last fix's time (only that: this runs for every fix).
+  private var last: Moment?
+
+  /// When a fix was determined: its timestamp when it has a date, its time of day always.
+  struct Moment: Sendable {
+    var timestamp: Timestamp?
+    var timeOfDay: TimeOfDay
+
+    init(_ location: Location) {
+      timestamp = location.timestamp
+      timeOfDay = location.timeOfDay
+    }
+  }
 
   /// Seconds from `earlier` to `later`.
   static func elapsed(from earlier: Location, to later: Location) -> Double {
+    elapsed(from: Moment(earlier), to: Moment(later))
+  }
+
+  static func elapsed(from earlier: Moment, to later: Moment) -> Double {
     if let a = earlier.timestamp, let b = later.timestamp { return b.seconds(since: a) }
     var difference = later.timeOfDay.seconds - earlier.timeOfDay.seconds
     if difference > 43_200 { difference -= 86_400 }
@@ -392,8 +409,9 @@ struct TrackClock: Sendable {
 
   /// Moves the clock to `location`'s time; returns it.
   mutating func advance(to location: Location) -> Double {
-    if let last { seconds += Self.elapsed(from: last, to: location) }
-    last = location
+    let moment = Moment(location)
+    if let last { seconds += Self.elapsed(from: last, to: moment) }
+    last = moment
     return seconds
   }
 }

@@ -43,6 +43,7 @@ public final class LocationManager: Sendable {
     var recognizers: [String: MovementRecognizer] = [:]
     var lastDevice = ""
     var plausibility: [String: FixPlausibility] = [:]
+    var currentPlausibility = FixPlausibility()
     /// The source's byte count at its last event, to tell silence from garbage.
     var bytesAtLastEvent = 0
   }
@@ -118,7 +119,9 @@ public final class LocationManager: Sendable {
   /// reason (see ``FixPlausibility``).
   public var implausibleFixes: [ImplausibleFix: Int] {
     state.withLock { state in
-      state.plausibility.values.reduce(into: [:]) { total, check in total.merge(check.counts, uniquingKeysWith: +) }
+      (Array(state.plausibility.values) + [state.currentPlausibility]).reduce(into: [:]) { total, check in
+        total.merge(check.counts, uniquingKeysWith: +)
+      }
     }
   }
 
@@ -191,6 +194,8 @@ public final class LocationManager: Sendable {
       state.lastCycle = nil
       state.cycleInterval = nil
       state.plausibility = [:]
+      state.currentPlausibility = FixPlausibility()
+      state.lastDevice = ""
       state.recognizers = [:]
       return state.generation
     }
@@ -216,8 +221,13 @@ public final class LocationManager: Sendable {
         noteCycle(&state, now)
         state.unknownReported = false
         let device = location.device ?? ""
-        state.lastDevice = device
-        if let reason = state.plausibility[device, default: FixPlausibility()].check(location) {
+        if device != state.lastDevice {
+          // Each device its own check; the current one's stays out of the dictionary.
+          state.plausibility[state.lastDevice] = state.currentPlausibility
+          state.currentPlausibility = state.plausibility.removeValue(forKey: device) ?? FixPlausibility()
+          state.lastDevice = device
+        }
+        if let reason = state.currentPlausibility.check(location) {
           events.append(.setAside(location, reason))
           break
         }
@@ -258,7 +268,7 @@ public final class LocationManager: Sendable {
       return (events, final)
     }
     guard let outcome else { return }
-    for event in outcome.events { deliver(event, generation) }
+    outcome.events.forEach { deliver($0, generation) }
     if outcome.final { releaseAfterFinishing(generation) }
   }
 

@@ -33,11 +33,13 @@ public enum LocationEvent: Sendable, Equatable {
   case update(Location, previous: Location?)
   case failure(LocationError)
   /// A movement transition, when the manager has a ``LocationManager/movementRecognizer``.
-  case movement(MovementEvent)
+  // (The cases added after the first two are indirect, so that the event, copied for
+  // every fix, stays the size of an update.)
+  indirect case movement(MovementEvent)
   /// A fix set aside as physically implausible.
-  case setAside(Location, ImplausibleFix)
+  indirect case setAside(Location, ImplausibleFix)
   /// A reporting cycle without a position: time and satellites in view.
-  case sky(SkyView)
+  indirect case sky(SkyView)
 }
 
 /// Constants for ``LocationManager/desiredAccuracy``, in metres, as in Core Location.

@@ -6,7 +6,7 @@ public enum SourceEvent: Sendable {
   case location(Location)
   /// A reporting cycle without a position (no fix yet, or fix lost), with what the
   /// receiver did say: its time and the satellites it sees.
-  case noFix(SkyView)
+  indirect case noFix(SkyView)
   /// Something went wrong; ``LocationError/isFinal`` errors end the source.
   case error(LocationError)
 }

@@ -23,7 +23,8 @@ public enum FramingEvent {
   case comment(UnsafeBufferPointer<UInt8>, line: Int)
   /// Input that was skipped, with the line it started on and, for a framed sentence, its
   /// text and checksums.
-  case rejected(RejectionReason, line: Int, detail: RejectionDetail? = nil)
+  /// (Indirect: its detail would otherwise make every event, sentences too, larger.)
+  indirect case rejected(RejectionReason, line: Int, detail: RejectionDetail? = nil)
 }
 
 /// What a rejected sentence said, for messages (`-v`): its text (up to 120 characters,

@@ -39,7 +39,11 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// its own track. In the order the devices first reported.
   private var odometers: [String: TrackOdometer] = [:]
   private var devices: [String] = []
+  /// The device of the latest fix, and its odometer (kept out of `odometers` meanwhile).
+  private var currentDevice = ""
+  private var odometer = TrackOdometer()
   private var fixCounts: [String: Int] = [:]
+  private var currentFixes = 0
   private var fixes = 0
   private var exitCode = ExitCode.success
   private let sourceName: String
@@ -143,10 +147,16 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// The line printed when Ctrl-C ends a session.
   private var summaryLine: String {
-    let tracks = devices.compactMap { device in odometers[device].map { (device, $0) } }
+    var all = odometers
+    var counts = fixCounts
+    if !devices.isEmpty {
+      all[currentDevice] = odometer
+      counts[currentDevice] = currentFixes
+    }
+    let tracks = devices.compactMap { device in all[device].map { (device, $0) } }
     guard !tracks.isEmpty else { return "whereami: 0 fixes from \(sourceName)" }
     return tracks.map { device, odometer in
-      "whereami: \(fixCounts[device] ?? 0) fixes from \(device.isEmpty ? sourceName : device); "
+      "whereami: \(counts[device] ?? 0) fixes from \(device.isEmpty ? sourceName : device); "
         + "distance \(fixed(odometer.distance, 1)) m, "
         + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
     }.joined(separator: "\n")
@@ -170,11 +180,24 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       if isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
     }
     fixes += 1
+    // The usual case, one receiver, without a dictionary look-up per fix.
     let device = location.device ?? ""
-    if odometers[device] == nil { devices.append(device) }
-    fixCounts[device, default: 0] += 1
-    odometers[device, default: TrackOdometer()].add(location)
-    if !render(location, odometers[device]!, devices.count > 1) {
+    if device != currentDevice || devices.isEmpty {
+      if !devices.isEmpty {
+        odometers[currentDevice] = odometer
+        fixCounts[currentDevice] = currentFixes
+      }
+      if odometers[device] == nil {
+        devices.append(device)
+        odometers[device] = TrackOdometer()
+      }
+      odometer = odometers[device]!
+      currentFixes = fixCounts[device] ?? 0
+      currentDevice = device
+    }
+    currentFixes += 1
+    odometer.add(location)
+    if !render(location, odometer, devices.count > 1) {
       // Nobody reads the output any more (a closed pipe): end quietly.
       manager.stopUpdatingLocation()
       finished.signal()
