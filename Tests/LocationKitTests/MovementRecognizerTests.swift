@@ -51,7 +51,10 @@ import Testing
     return trips
   }
 
-  @Test(arguments: [1, 2, 3] as [UInt64]) func aDayGivesExactlyTheGeneratorsTrips(seed: UInt64) throws {
+  /// The seeds: as many as the odometer's accuracy tests run (`WHEREAMI_ODOMETER_SEEDS`).
+  static let seeds = (1...UInt64(OdometerAccuracyTests.seedCount)).map { $0 }
+
+  @Test(arguments: seeds) func aDayGivesExactlyTheGeneratorsTrips(seed: UInt64) throws {
     var random = SeededRandom(seed: seed)
     var receiver = ReceiverModel.drawn(&random, rate: [1, 5][Int(seed % 2)])
     receiver.multipathPerHour = 8

@@ -44,8 +44,11 @@ public final class LocationManager: Sendable {
     var lastDevice = ""
     var plausibility: [String: FixPlausibility] = [:]
     var currentPlausibility = FixPlausibility()
-    /// The source's byte count at its last event, to tell silence from garbage.
+    /// The source's byte count at the watchdog's last look after an event, to tell
+    /// silence from garbage (looked at by the watchdog, not for every fix), and when that
+    /// look was.
     var bytesAtLastEvent = 0
+    var lastWatchdogLook = 0.0
   }
 
   /// Where the locations come from.
@@ -193,6 +196,7 @@ public final class LocationManager: Sendable {
       state.lastEvent = monotonic()
       state.lastCycle = nil
       state.cycleInterval = nil
+      state.lastWatchdogLook = 0
       state.plausibility = [:]
       state.currentPlausibility = FixPlausibility()
       state.lastDevice = ""
@@ -213,7 +217,6 @@ public final class LocationManager: Sendable {
       guard state.running, state.generation == generation else { return nil }
       state.lastEvent = now
       state.silenceReported = false
-      state.bytesAtLastEvent = source.receivedBytes
       var events: [LocationEvent] = []
       var final = false
       switch event {
@@ -362,10 +365,13 @@ public final class LocationManager: Sendable {
     timer.setEventHandler { [self] in
       let bytes = source.receivedBytes
       let report: (timeout: Double, garbage: Bool)? = state.withLock { state in
+        let now = monotonic()
+        if state.lastEvent >= state.lastWatchdogLook { state.bytesAtLastEvent = bytes }
+        state.lastWatchdogLook = now
         guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
         else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
-        guard monotonic() - state.lastEvent > timeout else { return nil }
+        guard now - state.lastEvent > timeout else { return nil }
         state.silenceReported = true
         state.unknownReported = true
         return (timeout, bytes > state.bytesAtLastEvent)

@@ -43,6 +43,9 @@ public struct NMEADecoder {
     public var reportsSentences = false
     /// Take `# Date: YYYY-MM-DD` comment lines (gpsd's log headers) as a date seed.
     public var honoursDateComments = true
+    /// Give rejections their sentence's text and checksums (for `-v`); off, a rejection
+    /// allocates nothing.
+    public var detailsRejections = false
 
     /// Creates options.
     public init(
@@ -66,6 +69,7 @@ public struct NMEADecoder {
   public init(options: Options = Options()) {
     self.options = options
     framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
+    framer.detailsRejections = options.detailsRejections
     assembler = FixAssembler(date: options.date)
     sawDate = options.date != nil
   }
@@ -145,7 +149,7 @@ public struct NMEADecoder {
           .rejected(
             Rejection(
               reason: .malformedFields, line: framed.line, address: address, fieldError: error,
-              detail: RejectionDetail(framed.bytes))
+              detail: options.detailsRejections ? RejectionDetail(framed.bytes) : nil)
           ))
         return
       }

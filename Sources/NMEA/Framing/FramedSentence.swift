@@ -23,17 +23,23 @@ public enum FramingEvent {
   case comment(UnsafeBufferPointer<UInt8>, line: Int)
   /// Input that was skipped, with the line it started on and, for a framed sentence, its
   /// text and checksums.
-  /// (Indirect: its detail would otherwise make every event, sentences too, larger.)
-  indirect case rejected(RejectionReason, line: Int, detail: RejectionDetail? = nil)
+  case rejected(RejectionReason, line: Int, detail: RejectionDetail? = nil)
 }
 
 /// What a rejected sentence said, for messages (`-v`): its text (up to 120 characters,
 /// non-printable bytes as `?`) and, for a bad checksum, the one it stated and the one its
 /// bytes give.
-public struct RejectionDetail: Sendable, Equatable {
-  public var text: String
-  public var statedChecksum: UInt8?
-  public var computedChecksum: UInt8?
+///
+/// A class, so that an event that carries none stays as small as it was: only `-v`
+/// (``SentenceFramer/detailsRejections``) makes them.
+public final class RejectionDetail: Sendable, Equatable {
+  public let text: String
+  public let statedChecksum: UInt8?
+  public let computedChecksum: UInt8?
+
+  public static func == (a: RejectionDetail, b: RejectionDetail) -> Bool {
+    a.text == b.text && a.statedChecksum == b.statedChecksum && a.computedChecksum == b.computedChecksum
+  }
 
   public init(_ bytes: UnsafeBufferPointer<UInt8>, stated: UInt8? = nil, computed: UInt8? = nil) {
     let shown = bytes.prefix(120).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }

@@ -38,6 +38,9 @@ public struct SentenceFramer {
 
   /// Rejects sentences that carry no checksum instead of accepting them as unchecked.
   public var requiresChecksum: Bool
+  /// Gives rejected sentences their text and checksums (``RejectionDetail``), for
+  /// messages; off, a rejection allocates nothing.
+  public var detailsRejections = false
 
   private var state = State.idle
   private var buffer: [UInt8]
@@ -314,17 +317,23 @@ public struct SentenceFramer {
       handle(
         .rejected(
           .badChecksum, line: sentenceLine,
-          detail: RejectionDetail(sentence, stated: checksums.stated, computed: checksums.computed)))
+          detail: detail(sentence, stated: checksums.stated, computed: checksums.computed)))
     } else if sentence.count <= 1 {
       handle(.rejected(.truncated, line: sentenceLine))
     } else if !Self.hasWellFormedAddress(sentence, hasChecksum: hasChecksum) {
       // `$` followed by anything but an address: random bytes, not an unchecked sentence.
-      handle(.rejected(.notASentence, line: sentenceLine, detail: RejectionDetail(sentence)))
+      handle(.rejected(.notASentence, line: sentenceLine, detail: detail(sentence)))
     } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
-      handle(.rejected(.tooLong, line: sentenceLine, detail: RejectionDetail(sentence)))
+      handle(.rejected(.tooLong, line: sentenceLine, detail: detail(sentence)))
     } else {
       handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine)))
     }
+  }
+
+  private func detail(_ sentence: UnsafeBufferPointer<UInt8>, stated: UInt8? = nil, computed: UInt8? = nil)
+    -> RejectionDetail?
+  {
+    detailsRejections ? RejectionDetail(sentence, stated: stated, computed: computed) : nil
   }
 
   /// Whether the address looks like one. A checksummed sentence needs two letters or

@@ -101,6 +101,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       options.baud = rate
     }
     if arguments.has("verbose") {
+      options.nmea.decoder.detailsRejections = true
       let name = address.description
       options.nmea.onRejection = { rejection in
         printError("whereami: \(name):\(rejection.line): \(rejection.explanation)")
@@ -176,7 +177,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       troubleSince = nil
       // A live receiver that was lost (or never there) and is back; a log's cold start
       // is not worth a line.
-      let seconds = Int((RepeatedMessages.now() - since).rounded())
+      let seconds = Int((monotonicClock() - since).rounded())
       if isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
     }
     fixes += 1
@@ -235,7 +236,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       return
     }
     if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
-    if !error.isFinal, troubleSince == nil { troubleSince = RepeatedMessages.now() }
+    if !error.isFinal, troubleSince == nil { troubleSince = monotonicClock() }
     guard error.isFinal else { return }
     exitCode = Self.exitCode(for: error)
     finished.signal()

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Says a message once, then again only when it changes or once a minute: a source that
 /// retries every few seconds must not fill the terminal with the same line.
 struct RepeatedMessages {
@@ -10,15 +6,10 @@ struct RepeatedMessages {
   private var last: (text: String, at: Double)?
 
   /// Whether `text` is to be said now; notes it when so.
-  mutating func shouldSay(_ text: String, now: Double = RepeatedMessages.now()) -> Bool {
+  mutating func shouldSay(_ text: String, now: Double = monotonicClock()) -> Bool {
     if let last, last.text == text, now - last.at < Self.interval { return false }
     last = (text, now)
     return true
   }
 
-  static func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
 }
