@@ -65,7 +65,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private var odometer = TrackOdometer()
   private var segment = -1
   private var breakPending = false
-  private var lastReceiverFix: (epoch: Double?, timeOfDay: Double)?
+  private var lastReceiverFix: Location?
   private var lastExported: Location?
   /// With `--split trips`: the trips, and the fixes not yet known to be in one.
   private var trips: TripSplitter?
@@ -191,21 +191,12 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       return
     }
     // A gap is measured between the receiver's fixes, before the filters.
-    let epoch = location.timestamp?.secondsSinceEpoch
-    let timeOfDay = location.timeOfDay.seconds
-    if gap > 0, let last = lastReceiverFix {
-      var difference: Double
-      if let epoch, let lastEpoch = last.epoch {
-        difference = epoch - lastEpoch
-      } else {
-        // Times of day only: the shorter way round the clock (a log crossing midnight).
-        difference = timeOfDay - last.timeOfDay
-        if difference > 43_200 { difference -= 86_400 }
-        if difference < -43_200 { difference += 86_400 }
-      }
-      if abs(difference) > gap { breakPending = true }
+    // (Between dated fixes by their timestamps, otherwise by time of day the shorter way
+    // round the clock: a log crossing midnight.)
+    if gap > 0, let last = lastReceiverFix, abs(Trip.elapsed(from: last, to: location)) > gap {
+      breakPending = true
     }
-    lastReceiverFix = (epoch, timeOfDay)
+    lastReceiverFix = location
     export(location)
   }
 
