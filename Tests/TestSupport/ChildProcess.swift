@@ -106,6 +106,8 @@ public final class ChildProcess: @unchecked Sendable {
   /// returns its exit code (128 + signal for a signal).
   @discardableResult
   public func wait(timeout: TimeInterval = 60) -> Int32 {
+    // Once reaped, the pid is no longer ours to wait for (it may even be reused).
+    if let status = reapedStatus { return status }
     let deadline = Date().addingTimeInterval(timeout)
     var raw: Int32 = 0
     var usage = rusage()
@@ -149,14 +151,24 @@ public final class ChildProcess: @unchecked Sendable {
   /// Sends `signal` to the child's whole process group.
   public func signalGroup(_ signal: Int32) { kill(-pid, signal) }
 
+  /// The exit code once ``wait(timeout:)`` has reaped the process.
+  private var reapedStatus: Int32? {
+    lock.lock()
+    defer { lock.unlock() }
+    return status
+  }
+
   /// Whether the process has exited (without reaping it).
   public var hasExited: Bool {
+    if reapedStatus != nil { return true }
     var info = siginfo_t()
     return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
   }
 
   /// Stops the process group: SIGTERM, then SIGKILL after `grace` seconds.
   public func terminate(grace: TimeInterval = 2) {
+    // A reaped child's pid and group may belong to another process by now.
+    guard reapedStatus == nil else { return }
     signalGroup(SIGTERM)
     let deadline = Date().addingTimeInterval(grace)
     while !hasExited && Date() < deadline { usleep(10_000) }

@@ -207,7 +207,8 @@ import Testing
     // A quarter speed: a fix every 4 s, and no false "no data for 3 s".
     let slow = try ChildProcess(Paths.whereami, ["replay", "--speed", "0.25", Self.walk])
     defer { slow.terminate() }
-    usleep(6_500_000)
+    // Past the unscaled watchdog's 3 s and the second fix at 4 s.
+    usleep(4_600_000)
     kill(slow.pid, SIGINT)
     #expect(slow.wait(timeout: 5) == 0)
     #expect(!slow.standardError.contains("no data"), "\(slow.standardError)")
