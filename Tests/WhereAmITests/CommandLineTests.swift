@@ -307,44 +307,105 @@ import Testing
   }
 
   @Test func twoGpsdDevicesAreTwoTracks() throws {
-    // Berlin and Lisbon through one gpsd: each device has its own distance, and says so.
+    // Berlin and Lisbon through one gpsd: each device has its own distance, and says so,
+    // in print's lines and in every export format, all recorded at once.
     let lisbon = try LoopbackListener()
     let daemon = try GPSDaemon()
     try daemon.start(alsoFeeding: [lisbon])
     defer { daemon.stop() }
-    for arguments in [["print", "--json"], ["print"]] {
-      let child = try ChildProcess(Paths.whereami, arguments + ["gpsd://127.0.0.1:\(daemon.port)"])
-      Thread.sleep(forTimeInterval: 0.7)
-      let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
-        .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
-      let drive = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
-        .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
-      for (berlin, portugal) in zip(walk.prefix(300), drive.prefix(300)) {
-        daemon.feed.send(berlin + "\r\n")
-        lisbon.send(portugal + "\r\n")
-        usleep(2000)
-      }
-      Thread.sleep(forTimeInterval: 0.7)
-      child.signalGroup(SIGINT)
-      #expect(child.wait(timeout: 10) == 0)
-      let lines = child.standardOutput.split(separator: "\n")
-      #expect(lines.count > 40, "\(child.standardError)")
-      let berlinDevice = "tcp://127.0.0.1:\(daemon.feed.port)"
-      let lisbonDevice = "tcp://127.0.0.1:\(lisbon.port)"
-      if arguments.contains("--json") {
-        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(objects.allSatisfy { $0["device"] is String })
-        #expect(Set(objects.compactMap { $0["device"] as? String }) == [berlinDevice, lisbonDevice])
-        // Each track's distance is its own: a few kilometres at most, never 2,300.
-        let distances = objects.compactMap { $0["distance"] as? Double }
-        #expect((distances.max() ?? 0) < 10_000, "\(distances.max() ?? 0) m")
-      } else {
-        // Text: once the second device has reported, each line starts with its device.
-        #expect(lines.last.map { $0.hasPrefix(berlinDevice) || $0.hasPrefix(lisbonDevice) } == true)
-        #expect(child.standardError.contains("fixes from \(berlinDevice)"))
-        #expect(child.standardError.contains("fixes from \(lisbonDevice)"))
-      }
+    let scratch = try ExportScratch()
+    let source = "gpsd://127.0.0.1:\(daemon.port)"
+    let runs: [[String]] =
+      [["print", "--json"], ["print"]]
+      + ["csv", "gpx", "geojson", "kml", "svg"].map { ["export", "--format", $0, "-o", scratch.path("two.\($0)")] }
+      + [["export", "--format", "geojson", "--points", "-o", scratch.path("points.geojson")]]
+    let children = try runs.map { try ChildProcess(Paths.whereami, $0 + [source]) }
+    defer { children.forEach { $0.terminate() } }
+    Thread.sleep(forTimeInterval: 0.7)
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+      .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
+    let drive = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
+      .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
+    for (berlin, portugal) in zip(walk.prefix(300), drive.prefix(300)) {
+      daemon.feed.send(berlin + "\r\n")
+      lisbon.send(portugal + "\r\n")
+      usleep(2000)
     }
+    Thread.sleep(forTimeInterval: 0.7)
+    children.forEach { $0.signalGroup(SIGINT) }
+    for (arguments, child) in zip(runs, children) {
+      #expect(child.wait(timeout: 10) == 0, "\(arguments): \(child.standardError)")
+    }
+    let berlinDevice = "tcp://127.0.0.1:\(daemon.feed.port)"
+    let lisbonDevice = "tcp://127.0.0.1:\(lisbon.port)"
+    let devices: Set<String> = [berlinDevice, lisbonDevice]
+
+    let json = children[0].standardOutput.split(separator: "\n")
+    #expect(json.count > 40, "\(children[0].standardError)")
+    let objects = json.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    #expect(objects.allSatisfy { $0["device"] is String })
+    #expect(Set(objects.compactMap { $0["device"] as? String }) == devices)
+    // Each track's distance is its own: a few kilometres at most, never 2,300.
+    let distances = objects.compactMap { $0["distance"] as? Double }
+    #expect((distances.max() ?? 0) < 10_000, "\(distances.max() ?? 0) m")
+
+    // Text: once the second device has reported, each line starts with its device.
+    let text = children[1]
+    #expect(text.standardOutput.split(separator: "\n").last.map { $0.hasPrefix(berlinDevice) || $0.hasPrefix(lisbonDevice) } == true)
+    #expect(text.standardError.contains("fixes from \(berlinDevice)"))
+    #expect(text.standardError.contains("fixes from \(lisbonDevice)"))
+
+    // CSV: rows as they come, each device's with its own segments and distance.
+    let rows = ExportTools.lines(try String(contentsOfFile: scratch.path("two.csv"), encoding: .utf8))
+    let columns = rows[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let device = try #require(columns.firstIndex(of: "device"))
+    let segment = try #require(columns.firstIndex(of: "segment"))
+    let distance = try #require(columns.firstIndex(of: "distance"))
+    let cells = rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    #expect(Set(cells.map { $0[device] }) == devices)
+    for name in devices {
+      let own = cells.filter { $0[device] == name }
+      #expect(own.first?[segment] == "0", "\(name)")
+      #expect(own.allSatisfy { Double($0[distance])! < 10_000 }, "\(name)")
+    }
+    #expect(children[2].standardError.contains("distances "), "\(children[2].standardError)")
+
+    // GPX: a trk per device, each naming its device, valid against the schema.
+    let gpx = try String(contentsOfFile: scratch.path("two.gpx"), encoding: .utf8)
+    #expect(gpx.components(separatedBy: " <trk>").count - 1 == 2)
+    #expect(devices.allSatisfy { gpx.contains("<src>\($0)</src>") })
+    let validation = try ExportTools.run(
+      ExportTools.xmllint, ["--noout", "--nonet", "--schema", ExportTools.gpxSchema, scratch.path("two.gpx")])
+    #expect(validation.code == 0, "\(validation.error)")
+
+    // GeoJSON: features name their device; the collection's figures add both up.
+    for file in ["two.geojson", "points.geojson"] {
+      let collection = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path(file))))
+          as? [String: Any])
+      let features = try #require(collection["features"] as? [[String: Any]])
+      let named = features.compactMap { ($0["properties"] as? [String: Any])?["device"] as? String }
+      #expect(named.count == features.count && Set(named) == devices, "\(file)")
+      // One device's features, then the other's.
+      #expect(zip(named, named.dropFirst()).filter { $0 != $1 }.count == 1, "\(file)")
+      #expect(collection["tracks"] as? Int == 2 && collection["displacement"] == nil, "\(file)")
+    }
+    let validated = try ExportTools.run(
+      ExportTools.python, ["-c", ExportFormatTests.geojsonCheck, scratch.path("two.geojson"), scratch.path("points.geojson")])
+    #expect(validated.code == 0, "\(validated.output) \(validated.error)")
+
+    // KML: a folder of fixes and a track per device, well-formed.
+    let kml = try String(contentsOfFile: scratch.path("two.kml"), encoding: .utf8)
+    #expect(kml.components(separatedBy: "<styleUrl>#track</styleUrl>").count - 1 == 2)
+    #expect(kml.contains("<name>Fixes of \(lisbonDevice)</name>") || kml.contains("<name>Fixes of \(berlinDevice)</name>"))
+    #expect(try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", scratch.path("two.kml")]).code == 0)
+
+    // SVG: a map per device, one below the other, in one well-formed document.
+    let svg = try String(contentsOfFile: scratch.path("two.svg"), encoding: .utf8)
+    #expect(svg.contains("height=\"1520\" viewBox=\"0 0 1000 1520\""))
+    #expect(svg.contains("<svg x=\"0\" y=\"760\" "))
+    #expect(devices.allSatisfy { svg.contains("(\($0))") })
+    #expect(try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", scratch.path("two.svg")]).code == 0)
   }
 
   @Test func noGpsdIsReportedAndRetried() throws {

@@ -192,7 +192,7 @@ import Testing
       header == [
         "time", "segment", "lat", "lon", "mode", "quality", "eph", "accuracySource", "altMSL", "altHAE", "geoidSep",
         "epv", "speed", "track", "climb", "heading", "magvar", "hdop", "vdop", "pdop", "satellitesUsed",
-        "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement",
+        "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement", "device",
       ])
     #expect(rows.count == reference.count + 1)
     let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })

@@ -46,7 +46,7 @@ import Testing
     #expect(track.points.count == 1)
   }
 
-  @Test func theSVGOfAGapHasTwoLinesAndTheTitleSaysDateDistanceAndDuration() {
+  @Test func theSVGOfAGapHasTwoLinesAndTheTitleSaysDateDistanceAndDuration() throws {
     let header = ExportHeader(name: "gap <test>", source: "test", gap: 10)
     let writer = SVGWriter(header)
     var odometer = TrackOdometer()
@@ -62,7 +62,7 @@ import Testing
       fix.segment = index < 60 ? 0 : 1
       writer.add(fix, into: &output)
     }
-    writer.end(into: &output) { $0.removeAll() }
+    try writer.end(into: &output) { $0.removeAll() }
     let text = String(decoding: output.bytes, as: UTF8.self)
     #expect(text.contains(">2025-06-15 — 1.32 km — 2 min 59 s</text>"))
     #expect(text.contains("<title>gap &lt;test&gt;: 2025-06-15"))

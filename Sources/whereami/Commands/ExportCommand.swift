@@ -42,6 +42,10 @@ enum ExportCommand {
       --split trips writes one segment per trip (as whereami trips finds them: a stop of a
       minute or more ends a trip), and leaves out the stops between them; --gap does not
       apply then.
+      A gpsd source with several devices gives a track per device, each with its own
+      segments and distance: csv and jsonl rows name their device as they come; gpx
+      writes a trk per device (its src the device), geojson and kml a device's features
+      after another's, svg a map per device.
       With -o FILE the export is written to FILE.partial-PID and renamed to FILE when it is
       complete; on an error or an interruption the partial file is removed. A FILE that
       cannot be created or written gives exit code 74.
@@ -76,7 +80,12 @@ enum ExportCommand {
       output.discard()
       throw error
     }
-    switch session.run(writer: writer, output: output) {
+    let further = { (device: String) throws(CommandError) -> any ExportWriter in
+      var continued = header
+      continued.continuedDevice = device
+      return try format.makeWriter(continued, points: points)
+    }
+    switch session.run(writer: writer, furtherWriter: further, output: output) {
     case .ended:
       try output.commit()
       if session.recorded.fixes == 0 {
@@ -85,9 +94,14 @@ enum ExportCommand {
     case .recordingStopped:
       try output.commit()
       let recorded = session.recorded
+      let distances =
+        recorded.distances.count <= 1
+        ? "distance \(fixed(recorded.distances.first?.distance ?? 0, 1)) m"
+        : "distances "
+          + recorded.distances.map { "\(fixed($0.distance, 1)) m (\($0.device ?? "no device"))" }
+          .joined(separator: ", ")
       printError(
-        "whereami: \(recorded.fixes) fixes from \(session.sourceName) written to \(output.name); "
-          + "distance \(fixed(recorded.distance, 1)) m")
+        "whereami: \(recorded.fixes) fixes from \(session.sourceName) written to \(output.name); \(distances)")
     case .outputClosed:
       output.discard()
     case .failed(let error):

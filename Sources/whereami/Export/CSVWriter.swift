@@ -6,9 +6,11 @@ import NMEA
 ///
 /// Numbers are written as `print --json` writes them (`.` decimal point, no thousands
 /// separator), times as ISO 8601 UTC, so spreadsheets and `pandas.read_csv` take them
-/// without options.
+/// without options. The fixes of several gpsd devices are rows as they come, told apart by
+/// the `device` column, each with its own `segment` and distance figures.
 final class CSVWriter: ExportWriter {
   private let fields = ExportField.all
+  var interleavesDevices: Bool { true }
 
   init(_ header: ExportHeader) {}
 
@@ -34,7 +36,8 @@ final class CSVWriter: ExportWriter {
     output.append("\r\n")
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {}
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
 
   /// A text cell, quoted (with inner quotes doubled) when it holds a comma, a quote or a
   /// line break, as RFC 4180 requires.

@@ -52,6 +52,9 @@ struct ExportField: Sendable {
     ExportField(name: "distance") { .number($0.odometer.distance, decimals: 3) },
     ExportField(name: "pathLength") { .number($0.odometer.pathLength, decimals: 3) },
     ExportField(name: "displacement") { .number($0.odometer.displacement, decimals: 3) },
+    // Last, so that the columns before it keep their places: the gpsd device (gpsd's
+    // `device`), whose track the row is part of; empty for other sources.
+    ExportField(name: "device") { $0.location.device.map { .text($0) } ?? .missing },
   ]
 
   /// A number of the location, `missing` when unknown or not finite.

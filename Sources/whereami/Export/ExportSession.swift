@@ -16,7 +16,8 @@ import NMEA
 /// `--distance-filter 5` has not lost the fix). The odometer counts the exported fixes
 /// only, as `print`'s does, so distances match `print --json` exactly; with
 /// `--split trips` it counts the trips' fixes only, and segments are trips (`--gap` does
-/// not apply).
+/// not apply). Several gpsd devices give a track each, with its own segments, odometer and
+/// trips (see ``ExportWriter`` for how each format holds them).
 ///
 /// Ctrl-C or SIGTERM on a live source (gpsd, a serial receiver, a TCP stream, a pipe) ends
 /// the recording and the export is completed, as gpxlogger does; a second one gives up. On
@@ -25,8 +26,8 @@ import NMEA
 /// signal's number. The signals are handled on a queue of their own, so that they work
 /// while the export waits for an output that does not take its bytes.
 final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
-  // @unchecked Sendable: after init, every mutable property but `signalsSeen` is touched
-  // only on `queue`, the manager's serial callback queue (`run` and `recorded` reach them
+  // @unchecked Sendable: after init, every mutable property but `signalsSeen` (and every
+  // `DeviceTrack`, which only these properties reach) is touched only on `queue`, the manager's serial callback queue (`run` and `recorded` reach them
   // through `queue.sync`); `signalsSeen` is touched only on `signalQueue`, a serial queue.
 
   /// How an export ended.
@@ -58,20 +59,15 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
 
   private var writer: (any ExportWriter)?
+  private var furtherWriter: ((String) throws(CommandError) -> any ExportWriter)?
   private var output: ExportOutput?
   private var outcome = Outcome.ended
   private var stopped = false
-  private var fixes = 0
-  private var odometer = TrackOdometer()
-  private var segment = -1
-  private var breakPending = false
-  private var lastReceiverFix: Location?
-  private var lastExported: Location?
-  /// With `--split trips`: the trips, and the fixes not yet known to be in one.
-  private var trips: TripSplitter?
-  /// With several gpsd devices: the one exported, and the others seen.
-  private var exportedDevice: String?
-  private var otherDevices: Set<String> = []
+  private let splitTrips: Bool
+  /// A track per gpsd device, in the order they first reported (one for other sources).
+  private var tracks: [DeviceTrack] = []
+  /// The track of the latest fix: consecutive fixes are nearly always one device's.
+  private var current: DeviceTrack?
   private var messages = RepeatedMessages()
 
   /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
@@ -87,7 +83,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     sourceName = name
     isLive = (try? SourceAddress(arguments.positionals.first ?? "-"))?.isLive ?? true
     self.gap = gap
-    trips = splitTrips ? TripSplitter() : nil
+    self.splitTrips = splitTrips
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
     let output = arguments.value("output")
@@ -107,9 +103,15 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// Runs until the source ends, a final error, a write failure or (for a live source) a
   /// signal, writing the document's beginning, every fix and, unless failed, its end.
-  func run(writer: any ExportWriter, output: ExportOutput) -> Outcome {
+  /// `furtherWriter` makes the writer of a further gpsd device's part of the document
+  /// (``ExportWriter``), for formats that do not interleave devices.
+  func run(
+    writer: any ExportWriter, furtherWriter: @escaping (String) throws(CommandError) -> any ExportWriter,
+    output: ExportOutput
+  ) -> Outcome {
     let started = queue.sync { () -> Bool in
       self.writer = writer
+      self.furtherWriter = furtherWriter
       self.output = output
       if isLive { output.flushesEachFix = true }
       do throws(CommandError) {
@@ -129,7 +131,17 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       switch outcome {
       case .ended, .recordingStopped:
         do throws(CommandError) {
-          try writer.end(into: &output.buffer, flush: output.write)
+          try writer.endTracks(into: &output.buffer, flush: output.write)
+          // Further devices' tracks, in the order the devices first reported.
+          for track in tracks {
+            guard let spill = track.spill else { continue }
+            try spill.write { (buffer, flush) throws(CommandError) in
+              try track.writer.endTracks(into: &buffer, flush: flush)
+            }
+            try spill.copy(into: &output.buffer, flush: output.write)
+            writer.include(track.writer)
+          }
+          try writer.endDocument(into: &output.buffer, flush: output.write)
         } catch {
           outcome = .failed(error)
         }
@@ -140,9 +152,10 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
-  /// The number of fixes exported and the distance travelled, for the closing message.
-  var recorded: (fixes: Int, distance: Double) {
-    queue.sync { (fixes, odometer.distance) }
+  /// The number of fixes exported and each device's distance travelled, for the closing
+  /// message.
+  var recorded: (fixes: Int, distances: [(device: String?, distance: Double)]) {
+    queue.sync { (tracks.reduce(0) { $0 + $1.fixes }, tracks.map { ($0.device, $0.odometer.distance) }) }
   }
 
   /// Ends the session (on `queue`) with `outcome`, once.
@@ -168,56 +181,75 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
-    guard !stopped else { return }
-    // A track is one receiver's: with several gpsd devices, the first that reports.
-    if let device = location.device {
-      if exportedDevice == nil {
-        exportedDevice = device
-      } else if device != exportedDevice {
-        if otherDevices.insert(device).inserted {
-          printError(
-            "whereami: \(sourceName) has several devices; exporting \(exportedDevice!) only "
-              + "(name one to export it: gpsd://HOST:PORT\(device.hasPrefix("/") ? "" : "/")\(device))")
-        }
-        return
-      }
-    }
-    if trips != nil {
-      let ready = trips!.add(location)
+    guard !stopped, let track = track(for: location.device) else { return }
+    if track.trips != nil {
+      let ready = track.trips!.add(location)
       for (fix, startsTrip) in ready {
-        if startsTrip { breakPending = true }
-        export(fix)
+        if startsTrip { track.breakPending = true }
+        export(fix, in: track)
       }
       return
     }
     // A gap is measured between the receiver's fixes, before the filters.
     // (Between dated fixes by their timestamps, otherwise by time of day the shorter way
     // round the clock: a log crossing midnight.)
-    if gap > 0, let last = lastReceiverFix, abs(Trip.elapsed(from: last, to: location)) > gap {
-      breakPending = true
+    if gap > 0, let last = track.lastReceiverFix, abs(Trip.elapsed(from: last, to: location)) > gap {
+      track.breakPending = true
     }
-    lastReceiverFix = location
-    export(location)
+    track.lastReceiverFix = location
+    export(location, in: track)
   }
 
-  /// Writes a fix that passes the filters, in a new segment when one is due.
-  private func export(_ location: Location) {
-    guard !stopped, let writer, let output else { return }
+  /// The track of `device`, made when it first reports; `nil` when its writer cannot be
+  /// made (the export has then failed).
+  private func track(for device: String?) -> DeviceTrack? {
+    if let current, current.device == device { return current }
+    if let known = tracks.first(where: { $0.device == device }) {
+      current = known
+      return known
+    }
+    guard let writer, let furtherWriter else { return nil }
+    let made: DeviceTrack
+    if tracks.isEmpty || writer.interleavesDevices {
+      made = DeviceTrack(device: device, writer: writer, spill: nil, splitTrips: splitTrips)
+    } else {
+      do throws(CommandError) {
+        let further = try furtherWriter(device ?? "")
+        let spill = try SpillFile()
+        try spill.write { (buffer, _) throws(CommandError) in try further.begin(into: &buffer) }
+        made = DeviceTrack(device: device, writer: further, spill: spill, splitTrips: splitTrips)
+      } catch {
+        finish(.failed(error))
+        return nil
+      }
+    }
+    tracks.append(made)
+    current = made
+    return made
+  }
+
+  /// Writes a fix that passes the filters, in a new segment of its track when one is due.
+  private func export(_ location: Location, in track: DeviceTrack) {
+    guard !stopped, let output else { return }
     // The filters of `print` (LocationManager's desiredAccuracy and distanceFilter).
     if desiredAccuracy > 0 {
       guard let accuracy = location.horizontalAccuracy, accuracy <= desiredAccuracy else { return }
     }
-    if distanceFilter > 0, let last = lastExported, location.distance(from: last) < distanceFilter { return }
-    lastExported = location
-    odometer.add(location)
-    let startsSegment = fixes == 0 || breakPending
-    if startsSegment { segment += 1 }
-    breakPending = false
-    fixes += 1
+    if distanceFilter > 0, let last = track.lastExported, location.distance(from: last) < distanceFilter { return }
+    track.lastExported = location
+    track.odometer.add(location)
+    let startsSegment = track.fixes == 0 || track.breakPending
+    if startsSegment { track.segment += 1 }
+    track.breakPending = false
+    track.fixes += 1
+    let fix = ExportFix(
+      location: location, odometer: track.odometer, segment: track.segment, startsSegment: startsSegment)
     do throws(CommandError) {
-      try writer.add(
-        ExportFix(location: location, odometer: odometer, segment: segment, startsSegment: startsSegment),
-        into: &output.buffer)
+      if let spill = track.spill {
+        try spill.write { (buffer, _) throws(CommandError) in try track.writer.add(fix, into: &buffer) }
+        return
+      }
+      try track.writer.add(fix, into: &output.buffer)
     } catch {
       finish(.failed(error))
       return
@@ -230,12 +262,14 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
-  /// With `--split trips`: ends the trip under way and writes what it still held.
+  /// With `--split trips`: ends the trips under way and writes what they still held.
   private func flushTrips() {
-    guard !stopped, trips != nil else { return }
-    for (fix, startsTrip) in trips!.finish() {
-      if startsTrip { breakPending = true }
-      export(fix)
+    for track in tracks where track.trips != nil {
+      guard !stopped else { return }
+      for (fix, startsTrip) in track.trips!.finish() {
+        if startsTrip { track.breakPending = true }
+        export(fix, in: track)
+      }
     }
   }
 
@@ -250,6 +284,31 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
     guard error.isFinal else { return }
     finish(.failed(CommandError(message: nil, code: LocationSession.exitCode(for: error))))
+  }
+}
+
+/// One device's track in an export: its writer and where its fixes stand. A source
+/// without devices (anything but gpsd) has one, with no device.
+private final class DeviceTrack {
+  let device: String?
+  let writer: any ExportWriter
+  /// Where a further device's part of the document waits until the first device's tracks
+  /// are complete; `nil` for the first device and for formats that interleave devices.
+  let spill: SpillFile?
+  var fixes = 0
+  var odometer = TrackOdometer()
+  var segment = -1
+  var breakPending = false
+  var lastReceiverFix: Location?
+  var lastExported: Location?
+  /// With `--split trips`: the trips, and the fixes not yet known to be in one.
+  var trips: TripSplitter?
+
+  init(device: String?, writer: any ExportWriter, spill: SpillFile?, splitTrips: Bool) {
+    self.device = device
+    self.writer = writer
+    self.spill = spill
+    trips = splitTrips ? TripSplitter() : nil
   }
 }
 

@@ -27,6 +27,9 @@ struct ExportHeader {
   var gap: Double
   /// Whether each segment is a trip (`--split trips`): GPX then writes a track per trip.
   var segmentsAreTrips = false
+  /// For a further gpsd device's track (see ``ExportWriter``), that device: the writer
+  /// then writes a part of the first writer's document, not a document of its own.
+  var continuedDevice: String?
 }
 
 /// Writes the bytes gathered in a buffer out to the export's destination and empties it.
@@ -35,17 +38,42 @@ typealias ExportFlush = (inout ByteBuffer) throws(CommandError) -> Void
 /// Writes one export format as the fixes come, into a byte buffer that the caller flushes,
 /// so that memory does not grow with the length of the track.
 ///
-/// The caller calls ``begin(into:)`` once, ``add(_:into:)`` per fix, and
-/// ``end(into:flush:)`` once after the last fix; the document is complete only after
-/// ``end(into:flush:)``.
+/// The caller calls ``begin(into:)`` once, ``add(_:into:)`` per fix, then
+/// ``endTracks(into:flush:)`` and ``endDocument(into:flush:)`` once each after the last
+/// fix; the document is complete only after ``endDocument(into:flush:)``.
+///
+/// A source with several gpsd devices gives one track per device. A format whose records
+/// each name their device (``interleavesDevices``: CSV, JSON lines) takes them all through
+/// one writer, as they come. The others give each further device a writer of its own,
+/// made with ``ExportHeader/continuedDevice`` set, whose part of the document waits in a
+/// ``SpillFile``: its ``begin(into:)`` opens that part (no document header), its
+/// ``endTracks(into:flush:)`` closes it, and the first writer places it after its own
+/// tracks, takes in its figures with ``include(_:)``, and ends the document.
 protocol ExportWriter: AnyObject {
   /// Writes what comes before the first fix (a document header, a CSV header row).
   func begin(into output: inout ByteBuffer) throws(CommandError)
   /// Writes one fix, or takes note of it for the end.
   func add(_ fix: ExportFix, into output: inout ByteBuffer) throws(CommandError)
-  /// Writes what comes after the last fix and closes the document; `flush` empties the
-  /// buffer into the destination, for writers with much to write at the end.
-  func end(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError)
+  /// Writes what closes this writer's tracks; `flush` empties the buffer into the
+  /// destination, for writers with much to write at the end.
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError)
+  /// Writes what comes after the last track and closes the document.
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError)
+  /// Whether the fixes of several devices go through this one writer as they come.
+  var interleavesDevices: Bool { get }
+  /// Takes in the figures of a further device's writer whose tracks this document holds.
+  func include(_ other: any ExportWriter)
+}
+
+extension ExportWriter {
+  var interleavesDevices: Bool { false }
+  func include(_ other: any ExportWriter) {}
+
+  /// Ends the tracks and the document.
+  func end(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError) {
+    try endTracks(into: &output, flush: flush)
+    try endDocument(into: &output, flush: flush)
+  }
 }
 
 /// The export formats, by the name `--format` takes.
@@ -86,11 +114,14 @@ enum ExportFormat: String, CaseIterable {
 
 /// `print --json`'s lines: one gpsd TPV-style JSON object per fix.
 final class JSONLinesWriter: ExportWriter {
+  var interleavesDevices: Bool { true }
+
   func begin(into output: inout ByteBuffer) {}
 
   func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     LocationRenderer.json(fix.location, fix.odometer, into: &output)
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {}
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
 }

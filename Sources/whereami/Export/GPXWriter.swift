@@ -4,7 +4,8 @@ import NMEA
 /// GPX 1.1 (topografix.com/GPX/1/1): one `trk` whose `trkseg`s are the continuous spans of
 /// the track, as the schema asks ("start a new Track Segment for each continuous span of
 /// track data") and as gpsd's gpxlogger writes them; with `--split trips`, one `trk` per
-/// trip, named "NAME, trip N".
+/// trip, named "NAME, trip N". A track from a gpsd device names the device in its `src`;
+/// several devices give a track (or a track per trip) each.
 ///
 /// Each `trkpt` carries what GPX 1.1 has a place for, in the schema's order: `ele` (metres
 /// above mean sea level), `time`, `magvar`, `geoidheight`, `fix`, `sat`, `hdop`, `vdop`,
@@ -19,6 +20,8 @@ final class GPXWriter: ExportWriter {
   init(_ header: ExportHeader) { self.header = header }
 
   func begin(into output: inout ByteBuffer) {
+    // A further device's tracks follow the first's: no header of their own.
+    guard header.continuedDevice == nil else { return }
     output.append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -54,6 +57,11 @@ final class GPXWriter: ExportWriter {
         output.append(integer: fix.segment + 1)
       }
       output.append("</name>\n")
+      if let device = fix.location.device {
+        output.append("  <src>")
+        output.append(xmlText: device)
+        output.append("</src>\n")
+      }
     }
     if fix.startsSegment {
       if segmentOpen { output.append("  </trkseg>\n") }
@@ -105,9 +113,14 @@ final class GPXWriter: ExportWriter {
     output.append("</trkpt>\n")
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
     if segmentOpen { output.append("  </trkseg>\n") }
     if trackOpen { output.append(" </trk>\n") }
+    segmentOpen = false
+    trackOpen = false
+  }
+
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("</gpx>\n")
   }
 

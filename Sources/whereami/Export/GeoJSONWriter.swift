@@ -13,14 +13,17 @@ import NMEA
 /// needs two positions. The whole track's figures follow the `features` array as foreign
 /// members of the collection (RFC 7946 section 6.1): `name`, `start`, `end`, `fixes`,
 /// `segments`, and `distance`, `pathLength` and `displacement` as `print` counts them
-/// (across gaps too).
+/// (across gaps too). With several gpsd devices, each segment's properties name its
+/// `device`, the features come a device at a time, and the collection's figures add up
+/// the devices' (`tracks` says how many; `displacement`, which has no meaning across
+/// receivers, is then left out).
 ///
 /// Positions are longitude, latitude and, when known, the height above the WGS84
 /// ellipsoid (RFC 7946 section 3.1.1: not the altitude above mean sea level), with nine
 /// decimals for the coordinates. There is no `crs` member: RFC 7946 coordinates are WGS84.
 final class GeoJSONTrackWriter: ExportWriter {
   private let header: ExportHeader
-  private var summary = GeoJSONSummary()
+  fileprivate private(set) var summary = GeoJSONSummary()
   private var features = 0
   /// The segment's first fix, held until a second one shows it is a line.
   private var held: ExportFix?
@@ -29,10 +32,19 @@ final class GeoJSONTrackWriter: ExportWriter {
   private var segmentLast: ExportFix?
   private var segmentFixes = 0
 
-  init(_ header: ExportHeader) { self.header = header }
+  init(_ header: ExportHeader) {
+    self.header = header
+    // A further device's features follow the first device's.
+    if header.continuedDevice != nil { features = 1 }
+  }
 
   func begin(into output: inout ByteBuffer) {
+    guard header.continuedDevice == nil else { return }
     output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
+  }
+
+  func include(_ other: any ExportWriter) {
+    if let other = other as? GeoJSONTrackWriter { summary.include(other.summary) }
   }
 
   func add(_ fix: ExportFix, into output: inout ByteBuffer) {
@@ -58,8 +70,11 @@ final class GeoJSONTrackWriter: ExportWriter {
     summary.add(fix)
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
     closeSegment(into: &output)
+  }
+
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("\n]")
     summary.appendMembers(name: header.name, into: &output)
     output.append("}\n")
@@ -84,7 +99,13 @@ final class GeoJSONTrackWriter: ExportWriter {
       output.append("\n]},")
       lineOpen = false
     }
-    output.append("\"properties\":{\"segment\":")
+    output.append("\"properties\":{")
+    if let device = first.location.device {
+      output.append("\"device\":")
+      output.append(jsonString: device)
+      output.append(",")
+    }
+    output.append("\"segment\":")
     output.append(integer: first.segment)
     GeoJSONSummary.appendTime(",\"start\":", first.location.timestamp, into: &output)
     GeoJSONSummary.appendTime(",\"end\":", last.location.timestamp, into: &output)
@@ -103,20 +124,26 @@ final class GeoJSONTrackWriter: ExportWriter {
 /// GeoJSON with `--points`: a `FeatureCollection` of one `Point` feature per fix, whose
 /// properties are every field of the fix (``ExportField/all`` but the coordinates, which
 /// are the geometry); unknown values are omitted. The track's figures follow the
-/// `features` array as in ``GeoJSONTrackWriter``.
+/// `features` array as in ``GeoJSONTrackWriter``, devices too.
 final class GeoJSONPointsWriter: ExportWriter {
   private let header: ExportHeader
   private let fields = ExportField.all.filter { $0.name.description != "lat" && $0.name.description != "lon" }
-  private var summary = GeoJSONSummary()
+  fileprivate private(set) var summary = GeoJSONSummary()
 
   init(_ header: ExportHeader) { self.header = header }
 
   func begin(into output: inout ByteBuffer) {
+    guard header.continuedDevice == nil else { return }
     output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
   }
 
+  func include(_ other: any ExportWriter) {
+    if let other = other as? GeoJSONPointsWriter { summary.include(other.summary) }
+  }
+
   func add(_ fix: ExportFix, into output: inout ByteBuffer) {
-    if summary.fixes > 0 { output.append(",\n") }
+    // A further device's features follow the first device's.
+    if summary.fixes > 0 || header.continuedDevice != nil { output.append(",\n") }
     output.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":")
     GeoJSONSummary.appendPosition(fix.location, into: &output)
     output.append("},\"properties\":{")
@@ -134,7 +161,9 @@ final class GeoJSONPointsWriter: ExportWriter {
     summary.add(fix)
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("\n]")
     summary.appendMembers(name: header.name, into: &output)
     output.append("}\n")
@@ -147,14 +176,32 @@ struct GeoJSONSummary {
   private var segments = 0
   private var start: Timestamp?
   private var end: Timestamp?
-  private var odometer = TrackOdometer()
+  private var distance = 0.0
+  private var pathLength = 0.0
+  private var displacement = 0.0
+  /// The devices' tracks summed up (one but for several gpsd devices).
+  private var tracks = 1
 
   mutating func add(_ fix: ExportFix) {
     if fixes == 0 { start = fix.location.timestamp }
     fixes += 1
     if fix.startsSegment { segments += 1 }
     end = fix.location.timestamp
-    odometer = fix.odometer
+    distance = fix.odometer.distance
+    pathLength = fix.odometer.pathLength
+    displacement = fix.odometer.displacement
+  }
+
+  /// Adds another device's track: counts and lengths add up, times span both.
+  mutating func include(_ other: GeoJSONSummary) {
+    guard other.fixes > 0 else { return }
+    fixes += other.fixes
+    segments += other.segments
+    distance += other.distance
+    pathLength += other.pathLength
+    tracks += other.tracks
+    start = [start, other.start].compactMap { $0 }.min()
+    end = [end, other.end].compactMap { $0 }.max()
   }
 
   /// `,"name":...,"start":...` up to `displacement`, ready to follow the `features` array.
@@ -168,11 +215,16 @@ struct GeoJSONSummary {
     output.append(",\"segments\":")
     output.append(integer: segments)
     output.append(",\"distance\":")
-    output.append(odometer.distance, decimals: 3)
+    output.append(distance, decimals: 3)
     output.append(",\"pathLength\":")
-    output.append(odometer.pathLength, decimals: 3)
-    output.append(",\"displacement\":")
-    output.append(odometer.displacement, decimals: 3)
+    output.append(pathLength, decimals: 3)
+    if tracks > 1 {
+      output.append(",\"tracks\":")
+      output.append(integer: tracks)
+    } else {
+      output.append(",\"displacement\":")
+      output.append(displacement, decimals: 3)
+    }
   }
 
   /// A position: `[lon,lat]`, or `[lon,lat,height]` with the ellipsoidal height when known.

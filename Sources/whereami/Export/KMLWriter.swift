@@ -12,6 +12,8 @@ import NMEA
 /// (`visibility` 0) so that Google Earth first shows the line, not thousands of pins. A
 /// segment of a single fix has no line (a `LineString` needs two coordinates); the fix is
 /// still in the folder. Altitudes are metres above mean sea level, as KML defines them.
+/// Several gpsd devices give a folder of fixes and a track placemark each, named after the
+/// device.
 final class KMLWriter: ExportWriter {
   private let header: ExportHeader
   private let spill: SpillFile
@@ -30,6 +32,13 @@ final class KMLWriter: ExportWriter {
   }
 
   func begin(into output: inout ByteBuffer) {
+    if let device = header.continuedDevice {
+      // A further device's part of the document: its own folder of fixes.
+      output.append("<Folder>\n<name>Fixes of ")
+      output.append(xmlText: device)
+      output.append("</name>\n<visibility>0</visibility>\n")
+      return
+    }
     output.append(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\">\n<Document>\n<name>")
     output.append(xmlText: header.name)
@@ -91,12 +100,17 @@ final class KMLWriter: ExportWriter {
     fixes += 1
   }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError) {
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError) {
     try closeLine()
     output.append("</Folder>\n")
     if lines > 0, let first, let last {
       output.append("<Placemark>\n<name>")
       output.append(xmlText: header.name)
+      if let device = first.location.device {
+        output.append(" (")
+        output.append(xmlText: device)
+        output.append(")")
+      }
       output.append("</name>\n<description>")
       output.append(string: Self.description(first: first, last: last, fixes: fixes, segments: segments))
       output.append("</description>\n")
@@ -111,6 +125,9 @@ final class KMLWriter: ExportWriter {
       try spill.copy(into: &output, flush: flush)
       output.append("</MultiGeometry>\n</Placemark>\n")
     }
+  }
+
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("</Document>\n</kml>\n")
   }
 

@@ -16,9 +16,12 @@ import NMEA
 /// from the lowest to the highest speed. Fix gaps (longer than `--gap`) are left open.
 /// The title gives the date, the distance travelled (jitter-proof, as `print` counts it)
 /// and the duration. The track is held decimated (``SVGTrack``), so memory stays bounded.
+/// Several gpsd devices give a map each, one below the other, named after the device.
 final class SVGWriter: ExportWriter {
   private let header: ExportHeader
   private var track = SVGTrack()
+  /// Further devices' tracks, drawn below this one's.
+  private var others: [SVGWriter] = []
 
   init(_ header: ExportHeader) { self.header = header }
 
@@ -26,8 +29,35 @@ final class SVGWriter: ExportWriter {
 
   func add(_ fix: ExportFix, into output: inout ByteBuffer) { track.add(fix) }
 
-  func end(into output: inout ByteBuffer, flush: ExportFlush) {
-    SVGMap(track: track, header: header).render(into: &output)
+  func include(_ other: any ExportWriter) {
+    if let other = other as? SVGWriter { others.append(other) }
+  }
+
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+    guard !others.isEmpty else {
+      SVGMap(track: track, header: header).render(into: &output)
+      return
+    }
+    let maps = [self] + others
+    let width = Int(SVGMap.width)
+    let height = Int(SVGMap.height) * maps.count
+    output.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+    output.append(integer: width)
+    output.append("\" height=\"")
+    output.append(integer: height)
+    output.append("\" viewBox=\"0 0 ")
+    output.append(integer: width)
+    output.append(" ")
+    output.append(integer: height)
+    output.append("\">\n")
+    for (index, writer) in maps.enumerated() {
+      var named = writer.header
+      if let device = writer.track.first?.location.device { named.name += " (\(device))" }
+      SVGMap(track: writer.track, header: named).render(into: &output, top: Int(SVGMap.height) * index)
+    }
+    output.append("</svg>\n")
   }
 }
 
@@ -99,11 +129,20 @@ struct SVGMap {
     var startsSegment: Bool
   }
 
-  func render(into output: inout ByteBuffer) {
-    output.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+  /// Writes the map as an SVG document, or with `top` as a nested `svg` element that far
+  /// down in a document of several maps.
+  func render(into output: inout ByteBuffer, top: Int? = nil) {
+    if let top {
+      output.append("<svg x=\"0\" y=\"")
+      output.append(integer: top)
+      output.append("\" ")
+    } else {
+      output.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+      output.append("<svg xmlns=\"http://www.w3.org/2000/svg\" ")
+    }
     output.append(
       """
-      <svg xmlns="http://www.w3.org/2000/svg" width="1000" height="760" viewBox="0 0 1000 760" \
+      width="1000" height="760" viewBox="0 0 1000 760" \
       font-family="DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif">
 
       """)

@@ -37,18 +37,34 @@ final class SpillFile {
     if buffer.count >= Self.flushThreshold { try flush() }
   }
 
+  /// Appends what `render` writes, where `render` may also flush what it has written so far
+  /// into the file (as it would flush an output: a further device's export, ``ExportWriter``).
+  func write(flushing render: (inout ByteBuffer, ExportFlush) throws(CommandError) -> Void) throws(CommandError) {
+    let descriptor = descriptor
+    let directory = directory
+    try render(&buffer) { (bytes: inout ByteBuffer) throws(CommandError) in
+      try Self.write(bytes, to: descriptor, directory: directory)
+      bytes.removeAll()
+    }
+    if buffer.count >= Self.flushThreshold { try flush() }
+  }
+
   private func flush() throws(CommandError) {
+    try Self.write(buffer, to: descriptor, directory: directory)
+    buffer.removeAll()
+  }
+
+  private static func write(_ buffer: borrowing ByteBuffer, to descriptor: Int32, directory: String) throws(CommandError) {
     let bytes = buffer.bytes
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
-        throw failure("write")
+        throw failure("write", directory)
       }
       offset += written
     }
-    buffer.removeAll()
   }
 
   /// Appends everything written so far to `output`, a chunk at a time, flushing `output`
@@ -70,7 +86,9 @@ final class SpillFile {
     }
   }
 
-  private func failure(_ operation: String) -> CommandError {
+  private func failure(_ operation: String) -> CommandError { Self.failure(operation, directory) }
+
+  private static func failure(_ operation: String, _ directory: String) -> CommandError {
     CommandError(
       message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(errno)))",
       code: .ioError)
