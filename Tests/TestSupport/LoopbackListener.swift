@@ -13,7 +13,9 @@ public final class LoopbackListener: @unchecked Sendable {
   private var client: Int32 = -1
 
   public init() throws {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // Close-on-exec, as the accepted sockets: a program a test starts must not hold the
+    // receiver's connection open after the test closes it (gpsd would never see it go).
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     self.socket = socket
     var yes: Int32 = 1
     setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -40,6 +42,7 @@ public final class LoopbackListener: @unchecked Sendable {
     guard poll(&poller, 1, Int32(timeout * 1000)) > 0 else { return false }
     let accepted = Glibc.accept(socket, nil, nil)
     guard accepted >= 0 else { return false }
+    _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
     lock.withLock { client = accepted }
     return true
   }

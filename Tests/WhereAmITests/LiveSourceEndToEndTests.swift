@@ -1,0 +1,139 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Live sources seen through the real binary: `watch` on a terminal (tmux) with a FIFO that
+/// has no writer, a gpsd that is not there, and a gpsd with two receivers; `print` on a
+/// receiver that leaves gpsd and comes back.
+@Suite struct LiveSourceEndToEndTests {
+  /// The fixture's lines without its comments, one reporting cycle (from an RMC) each.
+  static func cycles(_ fixture: String, limit: Int) throws -> [String] {
+    var cycles: [String] = []
+    var current = ""
+    for line in try String(contentsOfFile: Paths.fixture(fixture), encoding: .utf8).split(separator: "\r\n")
+    where !line.hasPrefix("#") {
+      if line.dropFirst(3).hasPrefix("RMC,") && !current.isEmpty {
+        cycles.append(current)
+        current = ""
+        if cycles.count == limit { break }
+      }
+      current += line + "\r\n"
+    }
+    return cycles
+  }
+
+  @Test func watchOnAFIFOWithoutAWriterEndsOnQ() throws {
+    let fifo = NSTemporaryDirectory() + "whereami-watch-fifo-\(getpid()).fifo"
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let tmux = try TmuxServer(shellNamed: "fifo", width: 100, height: 30)
+    defer { tmux.stop() }
+    try tmux.type(
+      WatchEndToEndTests.checkedLine("env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch \(shellQuoted(fifo))"))
+    // The frame is up while open() waits for a writer.
+    try tmux.waitFor("the watch frame") { $0.contains("whereami watch ·") }
+    try tmux.send(["q"])
+    let after = try tmux.waitFor("the exit status", timeout: 5) { WatchEndToEndTests.showsExitStatus($0) }
+    #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"), "\(after)")
+  }
+
+  @Test func watchKeepsTheConnectionFailureRatherThanNoData() throws {
+    let port = freeLoopbackPort()
+    let tmux = try TmuxServer(shellNamed: "refused", width: 120, height: 30)
+    defer { tmux.stop() }
+    try tmux.type(
+      WatchEndToEndTests.checkedLine(
+        "env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch gpsd://127.0.0.1:\(port)"))
+    try tmux.waitFor("the connection failure") { $0.contains("cannot connect to gpsd at 127.0.0.1:\(port)") }
+    // Past the 3 s watchdog: the specific reason stays, no vaguer "no data".
+    usleep(3_500_000)
+    let screen = try tmux.capture()
+    #expect(screen.contains("cannot connect to gpsd at 127.0.0.1:\(port)"), "\(screen)")
+    #expect(!screen.contains("no data"), "\(screen)")
+    try tmux.send(["q"])
+    let after = try tmux.waitFor("the exit status", timeout: 5) { WatchEndToEndTests.showsExitStatus($0) }
+    #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"), "\(after)")
+  }
+
+  @Test func watchShowsOneGpsdDeviceAtATimeAndDSwitches() throws {
+    let lisbon = try LoopbackListener()
+    let daemon = try GPSDaemon()
+    try daemon.start(alsoFeeding: [lisbon])
+    defer { daemon.stop() }
+    let tmux = try TmuxServer(shellNamed: "devices", width: 120, height: 44)
+    defer { tmux.stop() }
+    try tmux.type(
+      WatchEndToEndTests.checkedLine(
+        "env TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch gpsd://127.0.0.1:\(daemon.port)"))
+    try tmux.waitFor("the watch frame") { $0.contains("whereami watch ·") }
+    let walk = try Self.cycles("walk.nmea", limit: 30)
+    let drive = try Self.cycles("drive-midnight.nmea", limit: 30)
+    for (berlin, portugal) in zip(walk, drive) {
+      daemon.feed.send(berlin)
+      lisbon.send(portugal)
+      usleep(20_000)
+    }
+    let berlinDevice = "tcp://127.0.0.1:\(daemon.feed.port)"
+    let lisbonDevice = "tcp://127.0.0.1:\(lisbon.port)"
+    let first = try tmux.waitFor("two devices") { $0.contains(" (1 of 2)") && $0.contains("Latitude") }
+    #expect(first.contains("d next device"))
+    let shown = first.contains(berlinDevice + " (1 of 2)") ? berlinDevice : lisbonDevice
+    let other = shown == berlinDevice ? lisbonDevice : berlinDevice
+    // Each device's own position: Berlin is at 52° N, the drive near 38° N.
+    let berlinLatitude = #/Latitude    52\.\d+° N/#
+    let lisbonLatitude = #/Latitude    3\d\.\d+° N/#
+    if shown == berlinDevice {
+      #expect(first.contains(berlinLatitude), "\(first)")
+      // The walk's satellite 24 has no signal: gpsd's ss 0 is shown as on the NMEA path.
+      #expect(first.contains(#/\n +24 +2° +341° +- /#), "\(first)")
+    } else {
+      #expect(first.contains(lisbonLatitude), "\(first)")
+    }
+    try tmux.send(["d"])
+    let second = try tmux.waitFor("the other device") { $0.contains(other + " (2 of 2)") }
+    #expect(second.contains(other == berlinDevice ? berlinLatitude : lisbonLatitude), "\(second)")
+    if other == berlinDevice {
+      #expect(second.contains(#/\n +24 +2° +341° +- /#), "\(second)")
+    }
+    try tmux.send(["Tab"])
+    try tmux.waitFor("the first device again") { $0.contains(shown + " (1 of 2)") }
+    try tmux.send(["q"])
+    let after = try tmux.waitFor("the exit status", timeout: 5) { WatchEndToEndTests.showsExitStatus($0) }
+    #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"), "\(after)")
+  }
+
+  @Test func printSaysWhenAReceiverThatLeftGpsdIsReceivedAgain() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", "gpsd://127.0.0.1:\(daemon.port)"])
+    defer { child.terminate() }
+    Thread.sleep(forTimeInterval: 0.7)
+    let cycles = try Self.cycles("walk.nmea", limit: 60)
+    for cycle in cycles[0..<20] {
+      daemon.feed.send(cycle)
+      usleep(4_000)
+    }
+    #expect(child.waitForOutputLines(15, timeout: 10), "\(child.standardError)")
+    // The receiver goes away for longer than the watchdog's 3 s; gpsd drops it, and
+    // connects to it again while a client watches.
+    daemon.feed.dropClient()
+    usleep(4_000_000)
+    #expect(daemon.feed.accept(timeout: 15), "gpsd never came back for the device: \(child.standardError)")
+    let before = child.standardOutput.split(separator: "\n").count
+    for cycle in cycles[20..<60] {
+      daemon.feed.send(cycle)
+      usleep(4_000)
+    }
+    #expect(child.waitForOutputLines(before + 20, timeout: 15), "\(child.standardError)")
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.standardError.contains("no data from"), "\(child.standardError)")
+    #expect(child.standardError.contains(#/receiving again after \d+ s/#), "\(child.standardError)")
+  }
+}
