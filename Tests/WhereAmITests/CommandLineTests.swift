@@ -351,7 +351,9 @@ import Testing
 
     // Text: once the second device has reported, each line starts with its device.
     let text = children[1]
-    #expect(text.standardOutput.split(separator: "\n").last.map { $0.hasPrefix(berlinDevice) || $0.hasPrefix(lisbonDevice) } == true)
+    #expect(
+      text.standardOutput.split(separator: "\n").last.map { $0.hasPrefix(berlinDevice) || $0.hasPrefix(lisbonDevice) }
+        == true)
     #expect(text.standardError.contains("fixes from \(berlinDevice)"))
     #expect(text.standardError.contains("fixes from \(lisbonDevice)"))
 
@@ -391,13 +393,15 @@ import Testing
       #expect(collection["tracks"] as? Int == 2 && collection["displacement"] == nil, "\(file)")
     }
     let validated = try ExportTools.run(
-      ExportTools.python, ["-c", ExportFormatTests.geojsonCheck, scratch.path("two.geojson"), scratch.path("points.geojson")])
+      ExportTools.python,
+      ["-c", ExportFormatTests.geojsonCheck, scratch.path("two.geojson"), scratch.path("points.geojson")])
     #expect(validated.code == 0, "\(validated.output) \(validated.error)")
 
     // KML: a folder of fixes and a track per device, well-formed.
     let kml = try String(contentsOfFile: scratch.path("two.kml"), encoding: .utf8)
     #expect(kml.components(separatedBy: "<styleUrl>#track</styleUrl>").count - 1 == 2)
-    #expect(kml.contains("<name>Fixes of \(lisbonDevice)</name>") || kml.contains("<name>Fixes of \(berlinDevice)</name>"))
+    #expect(
+      kml.contains("<name>Fixes of \(lisbonDevice)</name>") || kml.contains("<name>Fixes of \(berlinDevice)</name>"))
     #expect(try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", scratch.path("two.kml")]).code == 0)
 
     // SVG: a map per device, one below the other, in one well-formed document.

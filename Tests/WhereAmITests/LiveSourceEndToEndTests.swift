@@ -34,7 +34,8 @@ import Testing
     let tmux = try TmuxServer(shellNamed: "fifo", width: 100, height: 30)
     defer { tmux.stop() }
     try tmux.type(
-      WatchEndToEndTests.checkedLine("env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch \(shellQuoted(fifo))"))
+      WatchEndToEndTests.checkedLine(
+        "env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch \(shellQuoted(fifo))"))
     // The frame is up while open() waits for a writer.
     try tmux.waitFor("the watch frame") { $0.contains("whereami watch ·") }
     try tmux.send(["q"])

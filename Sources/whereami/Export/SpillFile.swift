@@ -54,7 +54,9 @@ final class SpillFile {
     buffer.removeAll()
   }
 
-  private static func write(_ buffer: borrowing ByteBuffer, to descriptor: Int32, directory: String) throws(CommandError) {
+  private static func write(_ buffer: borrowing ByteBuffer, to descriptor: Int32, directory: String)
+    throws(CommandError)
+  {
     let bytes = buffer.bytes
     var offset = 0
     while offset < bytes.count {
