@@ -52,7 +52,10 @@ import Testing
   }
 
   /// The seeds: as many as the odometer's accuracy tests run (`WHEREAMI_ODOMETER_SEEDS`).
-  static let seeds = (1...UInt64(OdometerAccuracyTests.seedCount)).map { $0 }
+  /// One seed (the sanitizer runs) is seed 2, a 1 Hz receiver: seed 1's 5 Hz day took
+  /// four and a half minutes under ThreadSanitizer, the whole run's critical path.
+  static let seeds =
+    OdometerAccuracyTests.seedCount == 1 ? [2] : (1...UInt64(OdometerAccuracyTests.seedCount)).map { $0 }
 
   @Test(arguments: seeds) func aDayGivesExactlyTheGeneratorsTrips(seed: UInt64) throws {
     var random = SeededRandom(seed: seed)
