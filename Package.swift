@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "Geodesy", targets: ["Geodesy"]),
     .library(name: "LocationKit", targets: ["LocationKit"]),
+    .library(name: "TrackExport", targets: ["TrackExport"]),
     .executable(name: "whereami", targets: ["whereami"]),
   ],
   targets: [
@@ -18,14 +19,18 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // Location, LocationError, LocationManager and its delegate, the sources
     .target(name: "LocationKit", dependencies: ["NMEA", "Geodesy", "CGPS"]),
-    .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
+    // Writers (GPX, GeoJSON, KML, CSV, JSON lines, SVG), the field table, TPV JSON and
+    // text lines, summaries and trips: what a program that records tracks needs
+    .target(name: "TrackExport", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
+    .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "TrackExport"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
+    .testTarget(name: "TrackExportTests", dependencies: ["TrackExport", "LocationKit", "NMEA"]),
     .testTarget(
-      name: "WhereAmITests", dependencies: ["whereami", "LocationKit", "NMEA", "TestSupport"],
+      name: "WhereAmITests", dependencies: ["whereami", "TrackExport", "LocationKit", "NMEA", "TestSupport"],
       resources: [.copy("Resources")]),
   ],
   swiftLanguageModes: [.v6]

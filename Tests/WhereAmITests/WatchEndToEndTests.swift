@@ -4,6 +4,7 @@ import NMEA
 import TestSupport
 import Testing
 
+@testable import TrackExport
 @testable import whereami
 
 #if canImport(Glibc)

@@ -131,4 +131,10 @@ import Testing
     let local = LocalZone(offset: 7200, abbreviation: "CEST").local(Timestamp(microsecondsSinceEpoch: 0))
     #expect(local.description == "1970-01-01T02:00:00.000Z")
   }
+
+  @Test func anExportsTrackIsNamedAfterItsSource() {
+    #expect(ExportCommand.trackName("fixtures/walk.nmea") == "walk")
+    #expect(ExportCommand.trackName("-") == "standard input")
+    #expect(ExportCommand.trackName("gpsd://") == "gpsd://localhost:2947")
+  }
 }

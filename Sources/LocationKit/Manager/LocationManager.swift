@@ -18,13 +18,11 @@ import Foundation
 public final class LocationManager: Sendable {
   private struct State {
     weak var delegate: (any LocationManagerDelegate)?
-    var desiredAccuracy = LocationAccuracy.best
-    var distanceFilter = LocationDistance.none
+    var filter = LocationFilter()
     var watchdogTimeout = 3.0
     var running = false
     var generation = 0
     var oneShot = false
-    var lastDelivered: Location?
     var location: Location?
     var unknownReported = false
     var silenceReported = false
@@ -80,15 +78,15 @@ public final class LocationManager: Sendable {
   /// The worst horizontal accuracy, in metres, of a location worth delivering; see
   /// ``LocationAccuracy``. A fix of unknown accuracy passes only ``LocationAccuracy/best``.
   public var desiredAccuracy: Double {
-    get { state.withLock { $0.desiredAccuracy } }
-    set { state.withLock { $0.desiredAccuracy = newValue } }
+    get { state.withLock { $0.filter.desiredAccuracy } }
+    set { state.withLock { $0.filter.desiredAccuracy = newValue } }
   }
 
   /// The geodesic distance in metres a location must be from the last delivered one to be
   /// delivered; ``LocationDistance/none`` (the default) delivers every fix.
   public var distanceFilter: Double {
-    get { state.withLock { $0.distanceFilter } }
-    set { state.withLock { $0.distanceFilter = newValue } }
+    get { state.withLock { $0.filter.distanceFilter } }
+    set { state.withLock { $0.filter.distanceFilter = newValue } }
   }
 
   /// Seconds without any data after which ``LocationError/Code/locationUnknown`` is
@@ -190,7 +188,7 @@ public final class LocationManager: Sendable {
       state.running = true
       state.generation += 1
       state.oneShot = oneShot
-      state.lastDelivered = nil
+      state.filter.reset()
       state.unknownReported = false
       state.silenceReported = false
       state.lastEvent = monotonic()
@@ -278,14 +276,8 @@ public final class LocationManager: Sendable {
   /// The update for `location`, unless ``desiredAccuracy`` or ``distanceFilter`` leaves
   /// it out.
   private static func filtered(_ location: Location, _ state: inout State) -> LocationEvent? {
-    if state.desiredAccuracy > 0 {
-      guard let accuracy = location.horizontalAccuracy, accuracy <= state.desiredAccuracy else { return nil }
-    }
-    if state.distanceFilter > 0, let last = state.lastDelivered, location.distance(from: last) < state.distanceFilter {
-      return nil
-    }
-    let previous = state.lastDelivered
-    state.lastDelivered = location
+    let previous = state.filter.lastAdmitted
+    guard state.filter.admit(location) else { return nil }
     state.location = location
     return .update(location, previous: previous)
   }
@@ -397,7 +389,7 @@ public final class LocationManager: Sendable {
     timer.schedule(deadline: .now() + timeout)
     timer.setEventHandler { [self] in
       let expired = state.withLock { state in
-        guard state.running, state.generation == generation, state.oneShot, state.lastDelivered == nil else {
+        guard state.running, state.generation == generation, state.oneShot, state.filter.lastAdmitted == nil else {
           return false
         }
         Self.markStopped(&state)

@@ -1,3 +1,5 @@
+import TrackExport
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -23,4 +25,11 @@ enum ExitCode: Int32 {
 struct CommandError: Error {
   var message: String?
   var code: ExitCode
+}
+
+extension CommandError {
+  /// An export that could not be written: an input/output error (74).
+  init(_ error: ExportError) {
+    self.init(message: error.message, code: .ioError)
+  }
 }

@@ -1,4 +1,5 @@
 import LocationKit
+import TrackExport
 
 #if canImport(Glibc)
   import Glibc
@@ -74,13 +75,13 @@ enum ExportCommand {
     let session = try ExportSession(arguments, command: spec.name, gap: gap, splitTrips: splitTrips)
     let output = try ExportOutput.open(arguments.value("output"), partial: session.partialFile)
     let writer: any ExportWriter
-    do throws(CommandError) {
+    do throws(ExportError) {
       writer = try format.makeWriter(header, points: points)
     } catch {
       output.discard()
-      throw error
+      throw CommandError(error)
     }
-    let further = { (device: String) throws(CommandError) -> any ExportWriter in
+    let further = { (device: String) throws(ExportError) -> any ExportWriter in
       var continued = header
       continued.continuedDevice = device
       return try format.makeWriter(continued, points: points)

@@ -1,6 +1,7 @@
 import Dispatch
 import LocationKit
 import NMEA
+import TrackExport
 
 #if canImport(Glibc)
   import Glibc

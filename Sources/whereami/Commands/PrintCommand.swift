@@ -1,5 +1,6 @@
 import LocationKit
 import NMEA
+import TrackExport
 
 #if canImport(Glibc)
   import Glibc

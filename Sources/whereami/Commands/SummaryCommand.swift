@@ -1,4 +1,5 @@
 import NMEA
+import TrackExport
 
 #if canImport(Glibc)
   import Glibc

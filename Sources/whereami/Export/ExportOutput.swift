@@ -1,3 +1,5 @@
+import TrackExport
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -98,18 +100,18 @@ final class ExportOutput {
 
   /// Writes out everything buffered; a failure is kept in ``failure``.
   func flush() {
-    do throws(CommandError) {
+    do throws(ExportError) {
       try write(&buffer)
     } catch {
-      failure = error
+      if failure == nil { failure = CommandError(error) }
     }
   }
 
   /// Writes `bytes` out and empties it: the ``ExportFlush`` for writers. Nothing is
   /// written after a failure or a closed pipe.
-  func write(_ bytes: inout ByteBuffer) throws(CommandError) {
+  func write(_ bytes: inout ByteBuffer) throws(ExportError) {
     defer { bytes.removeAll() }
-    if let failure { throw failure }
+    if let failure { throw ExportError(message: failure.message ?? "cannot write '\(name)'") }
     guard !isClosed else { return }
     let view = bytes.bytes
     var offset = 0
@@ -125,8 +127,8 @@ final class ExportOutput {
         isClosed = true
         return
       }
-      let error = CommandError(message: "cannot write '\(name)': \(String(cString: strerror(errno)))", code: .ioError)
-      failure = error
+      let error = ExportError(message: "cannot write '\(name)': \(String(cString: strerror(errno)))")
+      failure = CommandError(error)
       throw error
     }
   }

@@ -1,3 +1,5 @@
+import TrackExport
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,4 +1,5 @@
 import LocationKit
+import TrackExport
 
 #if canImport(Glibc)
   import Glibc

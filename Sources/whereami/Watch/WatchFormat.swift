@@ -1,4 +1,5 @@
 import NMEA
+import TrackExport
 
 /// How `watch` writes coordinates (`--coords`).
 enum CoordinateStyle: String, CaseIterable, Sendable {

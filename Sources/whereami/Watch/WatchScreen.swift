@@ -1,5 +1,6 @@
 import LocationKit
 import NMEA
+import TrackExport
 
 /// Whether the screen uses colours: never under `NO_COLOR`.
 struct ScreenStyle: Sendable, Equatable {

@@ -3,7 +3,7 @@ import NMEA
 
 /// A value of one field of a fix, typed so that each format can write it its own way
 /// (CSV unquoted, JSON with quotes around text).
-enum ExportValue {
+public enum ExportValue {
   /// The receiver did not give it: an empty CSV cell, an omitted JSON member.
   case missing
   case number(Double, decimals: Int)
@@ -17,12 +17,12 @@ enum ExportValue {
 /// The table is the single description of "every field": CSV columns and GeoJSON point
 /// properties come from it, so they cannot drift apart. Names and decimals are those of
 /// `print --json` (gpsd's TPV names where gpsd has the field).
-struct ExportField: Sendable {
-  var name: StaticString
-  var value: @Sendable (ExportFix) -> ExportValue
+public struct ExportField: Sendable {
+  public var name: StaticString
+  public var value: @Sendable (ExportFix) -> ExportValue
 
   /// Every field, in CSV column order.
-  static let all: [ExportField] = [
+  public static let all: [ExportField] = [
     ExportField(name: "time") { $0.location.timestamp.map { .time($0) } ?? .missing },
     ExportField(name: "segment") { .integer($0.segment) },
     number("lat", 9) { $0.latitude },
@@ -70,7 +70,7 @@ struct ExportField: Sendable {
 
 extension ByteBuffer {
   /// Appends a field value as a JSON value; `missing` must be filtered out before.
-  mutating func append(json value: ExportValue) {
+  public mutating func append(json value: ExportValue) {
     switch value {
     case .missing: append("null")
     case .number(let number, let decimals): append(number, decimals: decimals)
@@ -85,7 +85,7 @@ extension ByteBuffer {
 
   /// Appends text with XML's five special characters escaped, for element content and
   /// attribute values alike.
-  mutating func append(xmlText text: String) {
+  public mutating func append(xmlText text: String) {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "&"): append("&amp;")
@@ -101,7 +101,7 @@ extension ByteBuffer {
   }
 
   /// Appends `<name>value</name>` with `decimals` places when `value` is known and finite.
-  mutating func appendElement(_ open: StaticString, _ value: Double?, _ decimals: Int, _ close: StaticString) {
+  public mutating func appendElement(_ open: StaticString, _ value: Double?, _ decimals: Int, _ close: StaticString) {
     guard let value, value.isFinite else { return }
     append(open)
     append(value, decimals: decimals)

@@ -14,9 +14,9 @@ import NMEA
 /// 20 000 points leave the tolerance well below a pixel for any track that fits on the
 /// map. A fix that starts a segment (after a fix gap) is kept unless it is within the
 /// tolerance of the point before, where the gap would not show anyway.
-struct SVGTrack {
+public struct SVGTrack {
   /// One point of the drawn line.
-  struct Point {
+  public struct Point {
     var latitude: Double
     var longitude: Double
     /// The sum and count of the speeds (metres per second) of the fixes merged into the
@@ -37,7 +37,7 @@ struct SVGTrack {
   }
 
   /// The most points kept.
-  let capacity: Int
+  public let capacity: Int
   /// The points kept.
   private(set) var points: [Point] = []
   /// Fixes closer than this many metres to the last point kept are merged into it.
@@ -48,13 +48,13 @@ struct SVGTrack {
   private(set) var fixes = 0
   private(set) var segments = 0
 
-  init(capacity: Int = 20_000) {
+  public init(capacity: Int = 20_000) {
     self.capacity = max(capacity, 16)
     points.reserveCapacity(self.capacity)
   }
 
   /// Adds the next fix.
-  mutating func add(_ fix: ExportFix) {
+  public mutating func add(_ fix: ExportFix) {
     let location = fix.location
     var speed = location.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     if speed == nil, !fix.startsSegment, let last {
@@ -82,7 +82,7 @@ struct SVGTrack {
 
   /// `points` with every point closer than `tolerance` metres to the point kept before it
   /// merged into that one; the first point is always kept.
-  static func merged(_ points: [Point], tolerance: Double) -> [Point] {
+  public static func merged(_ points: [Point], tolerance: Double) -> [Point] {
     var kept: [Point] = []
     kept.reserveCapacity(points.count)
     for point in points {
@@ -97,7 +97,7 @@ struct SVGTrack {
 
   /// An approximate distance in metres, good to a percent over the few metres it is asked
   /// for (a merging threshold needs no geodesic).
-  static func metres(_ a: Point, _ b: Point) -> Double {
+  public static func metres(_ a: Point, _ b: Point) -> Double {
     let metresPerDegree = 111_195.0
     let cosine = cos((a.latitude + b.latitude) / 2 * .pi / 180)
     var longitudeDifference = b.longitude - a.longitude

@@ -1,9 +1,9 @@
 import NMEA
 
 /// Human-readable figures for the export's titles and descriptions.
-enum ExportText {
+public enum ExportText {
   /// `45 s`, `19 min 19 s`, `2 h 05 min`: as precise as a title needs.
-  static func duration(_ seconds: Double) -> String {
+  public static func duration(_ seconds: Double) -> String {
     guard seconds.isFinite, seconds >= 0 else { return "-" }
     let total = Int(seconds.rounded())
     if total < 60 { return "\(total) s" }
@@ -13,20 +13,20 @@ enum ExportText {
   }
 
   /// A distance in kilometres with two decimals: `1.62 km`.
-  static func kilometres(_ metres: Double) -> String {
+  public static func kilometres(_ metres: Double) -> String {
     "\(fixed(metres / 1000, 2)) km"
   }
 
   /// The span of dates between two timestamps: `2025-06-14`, or `2025-12-31 – 2026-01-01`
   /// across midnight; `date unknown` for logs without a date.
-  static func dates(_ start: Timestamp?, _ end: Timestamp?) -> String {
+  public static func dates(_ start: Timestamp?, _ end: Timestamp?) -> String {
     guard let start else { return "date unknown" }
     guard let end, end.date != start.date else { return start.date.description }
     return "\(start.date) – \(end.date)"
   }
 
   /// `07:42:13`: a time of day to the second.
-  static func clock(_ time: TimeOfDay) -> String {
+  public static func clock(_ time: TimeOfDay) -> String {
     String(time.description.prefix(8))
   }
 }

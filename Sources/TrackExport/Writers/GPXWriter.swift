@@ -12,14 +12,14 @@ import NMEA
 /// `pdop`, `ageofdgpsdata`, `dgpsid`. Speed and course, which GPX 1.1 dropped, go into
 /// Garmin's TrackPointExtension v2 (`gpxtpx:speed`, `gpxtpx:course`), which Garmin
 /// devices, Strava and GPSBabel read. Unknown values are left out.
-final class GPXWriter: ExportWriter {
+public final class GPXWriter: ExportWriter {
   private let header: ExportHeader
   private var trackOpen = false
   private var segmentOpen = false
 
-  init(_ header: ExportHeader) { self.header = header }
+  public init(_ header: ExportHeader) { self.header = header }
 
-  func begin(into output: inout ByteBuffer) {
+  public func begin(into output: inout ByteBuffer) {
     // A further device's tracks follow the first's: no header of their own.
     guard header.continuedDevice == nil else { return }
     output.append(
@@ -40,7 +40,7 @@ final class GPXWriter: ExportWriter {
     output.append(" by whereami</desc>\n </metadata>\n")
   }
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     if header.segmentsAreTrips, fix.startsSegment, trackOpen {
       // A track per trip (`--split trips`).
       if segmentOpen { output.append("  </trkseg>\n") }
@@ -113,20 +113,20 @@ final class GPXWriter: ExportWriter {
     output.append("</trkpt>\n")
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
     if segmentOpen { output.append("  </trkseg>\n") }
     if trackOpen { output.append(" </trk>\n") }
     segmentOpen = false
     trackOpen = false
   }
 
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("</gpx>\n")
   }
 
   /// An angle in [0, 360) as it will be written with `decimals` places (359.999 would
   /// print as 360.00, which the schemas' degree types exclude).
-  static func degrees(_ angle: Double, decimals: Int) -> Double {
+  public static func degrees(_ angle: Double, decimals: Int) -> Double {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     var value = angle.truncatingRemainder(dividingBy: 360)
@@ -137,7 +137,7 @@ final class GPXWriter: ExportWriter {
 
   /// GPX's `fix` value: `dgps` for corrected fixes (DGPS, SBAS, RTK), `pps` for
   /// PPS-disciplined ones, otherwise the fix mode, as gpxlogger reports it.
-  static func fixType(_ location: Location) -> StaticString {
+  public static func fixType(_ location: Location) -> StaticString {
     switch location.quality {
     case .differential, .rtkFixed, .rtkFloat: return "dgps"
     case .pps: return "pps"

@@ -2,38 +2,54 @@ import LocationKit
 import NMEA
 
 /// One exported fix, with what the writers need besides the location itself.
-struct ExportFix {
+public struct ExportFix {
   /// The fix as the location manager delivered it.
-  var location: Location
+  public var location: Location
   /// The distance figures up to and including this fix, as `print` reports them.
-  var odometer: TrackOdometer
+  public var odometer: TrackOdometer
   /// The track segment the fix belongs to, from 0: a new segment starts after a fix gap.
-  var segment: Int
+  public var segment: Int
   /// Whether this is the first fix of its segment.
-  var startsSegment: Bool
+  public var startsSegment: Bool
+
+  /// A fix with its distance figures and its place among the segments.
+  public init(location: Location, odometer: TrackOdometer, segment: Int, startsSegment: Bool) {
+    self.location = location
+    self.odometer = odometer
+    self.segment = segment
+    self.startsSegment = startsSegment
+  }
 
   /// The fix's time in seconds: since the Unix epoch, or since midnight for logs without a
   /// date.
-  var seconds: Double { location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds }
+  public var seconds: Double { location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds }
 }
 
 /// What every writer knows before the first fix.
-struct ExportHeader {
+public struct ExportHeader {
   /// The track's name (`--name`, or the source's file name).
-  var name: String
+  public var name: String
   /// The SOURCE, as the user named it.
-  var source: String
+  public var source: String
   /// Fixes further apart than this many seconds start a new segment; 0 never splits.
-  var gap: Double
+  public var gap: Double
   /// Whether each segment is a trip (`--split trips`): GPX then writes a track per trip.
-  var segmentsAreTrips = false
+  public var segmentsAreTrips = false
   /// For a further gpsd device's track (see ``ExportWriter``), that device: the writer
   /// then writes a part of the first writer's document, not a document of its own.
-  var continuedDevice: String?
+  public var continuedDevice: String?
+
+  /// What the writers of a track named `name`, from `source`, cut at fix gaps longer
+  /// than `gap` seconds, need to know.
+  public init(name: String, source: String, gap: Double) {
+    self.name = name
+    self.source = source
+    self.gap = gap
+  }
 }
 
 /// Writes the bytes gathered in a buffer out to the export's destination and empties it.
-typealias ExportFlush = (inout ByteBuffer) throws(CommandError) -> Void
+public typealias ExportFlush = (inout ByteBuffer) throws(ExportError) -> Void
 
 /// Writes one export format as the fixes come, into a byte buffer that the caller flushes,
 /// so that memory does not grow with the length of the track.
@@ -49,16 +65,16 @@ typealias ExportFlush = (inout ByteBuffer) throws(CommandError) -> Void
 /// ``SpillFile``: its ``begin(into:)`` opens that part (no document header), its
 /// ``endTracks(into:flush:)`` closes it, and the first writer places it after its own
 /// tracks, takes in its figures with ``include(_:)``, and ends the document.
-protocol ExportWriter: AnyObject {
+public protocol ExportWriter: AnyObject {
   /// Writes what comes before the first fix (a document header, a CSV header row).
-  func begin(into output: inout ByteBuffer) throws(CommandError)
+  func begin(into output: inout ByteBuffer) throws(ExportError)
   /// Writes one fix, or takes note of it for the end.
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) throws(CommandError)
+  func add(_ fix: ExportFix, into output: inout ByteBuffer) throws(ExportError)
   /// Writes what closes this writer's tracks; `flush` empties the buffer into the
   /// destination, for writers with much to write at the end.
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError)
+  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError)
   /// Writes what comes after the last track and closes the document.
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError)
+  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError)
   /// Whether the fixes of several devices go through this one writer as they come.
   var interleavesDevices: Bool { get }
   /// Takes in the figures of a further device's writer whose tracks this document holds.
@@ -66,18 +82,18 @@ protocol ExportWriter: AnyObject {
 }
 
 extension ExportWriter {
-  var interleavesDevices: Bool { false }
-  func include(_ other: any ExportWriter) {}
+  public var interleavesDevices: Bool { false }
+  public func include(_ other: any ExportWriter) {}
 
   /// Ends the tracks and the document.
-  func end(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError) {
+  public func end(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError) {
     try endTracks(into: &output, flush: flush)
     try endDocument(into: &output, flush: flush)
   }
 }
 
 /// The export formats, by the name `--format` takes.
-enum ExportFormat: String, CaseIterable {
+public enum ExportFormat: String, CaseIterable {
   case gpx
   case geojson
   case kml
@@ -86,7 +102,7 @@ enum ExportFormat: String, CaseIterable {
   case svg
 
   /// The format a file name's extension implies, for `-o FILE` without `--format`.
-  init?(fileName: String) {
+  public init?(fileName: String) {
     guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
     switch fileName[fileName.index(after: dot)...].lowercased() {
     case "gpx": self = .gpx
@@ -100,7 +116,7 @@ enum ExportFormat: String, CaseIterable {
   }
 
   /// A writer for this format.
-  func makeWriter(_ header: ExportHeader, points: Bool) throws(CommandError) -> any ExportWriter {
+  public func makeWriter(_ header: ExportHeader, points: Bool) throws(ExportError) -> any ExportWriter {
     switch self {
     case .gpx: GPXWriter(header)
     case .geojson: points ? GeoJSONPointsWriter(header) : GeoJSONTrackWriter(header)
@@ -113,15 +129,15 @@ enum ExportFormat: String, CaseIterable {
 }
 
 /// `print --json`'s lines: one gpsd TPV-style JSON object per fix.
-final class JSONLinesWriter: ExportWriter {
-  var interleavesDevices: Bool { true }
+public final class JSONLinesWriter: ExportWriter {
+  public var interleavesDevices: Bool { true }
 
-  func begin(into output: inout ByteBuffer) {}
+  public func begin(into output: inout ByteBuffer) {}
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     LocationRenderer.json(fix.location, fix.odometer, into: &output)
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
 }

@@ -2,7 +2,7 @@ import LocationKit
 import NMEA
 import Testing
 
-@testable import whereami
+@testable import TrackExport
 
 /// The pieces of `whereami export`: the SVG track's bounded memory, the scale bar's round
 /// lengths, number and text details of the formats.
@@ -100,9 +100,6 @@ import Testing
     #expect(ExportFormat(fileName: "walk.ndjson") == .jsonl)
     #expect(ExportFormat(fileName: "dir.svg/walk") == nil)
     #expect(ExportFormat(fileName: "walk.txt") == nil)
-    #expect(ExportCommand.trackName("fixtures/walk.nmea") == "walk")
-    #expect(ExportCommand.trackName("-") == "standard input")
-    #expect(ExportCommand.trackName("gpsd://") == "gpsd://localhost:2947")
   }
 
   @Test func durationsReadAsATitleWants() {

@@ -2,38 +2,41 @@ import LocationKit
 import NMEA
 
 /// Totals over the fixes of a track.
-struct TrackSummary {
-  var statistics = DecoderStatistics()
-  var fixes = 0
-  var first: Timestamp?
-  var last: Timestamp?
-  var odometer = TrackOdometer()
+public struct TrackSummary {
+  public var statistics = DecoderStatistics()
+  public var fixes = 0
+  public var first: Timestamp?
+  public var last: Timestamp?
+  public var odometer = TrackOdometer()
   /// Jitter-proof distance, raw path length and displacement (distances summed over files
   /// for a total, which has no displacement: files are separate tracks).
-  var distance = 0.0
-  var pathLength = 0.0
-  var displacement: Double? = 0
+  public var distance = 0.0
+  public var pathLength = 0.0
+  public var displacement: Double? = 0
   /// For a total: the files' durations summed (two walks months apart last their own
   /// time, not the months between them).
-  var summedDuration: Double?
+  public var summedDuration: Double?
   /// Seconds moving and standing, as the odometer decides (summed over files for a total).
-  var movingTime = 0.0
-  var stoppedTime = 0.0
+  public var movingTime = 0.0
+  public var stoppedTime = 0.0
   /// The part of `distance` added across fix losses, and how many were bridged.
-  var bridgedDistance = 0.0
-  var bridges = 0
+  public var bridgedDistance = 0.0
+  public var bridges = 0
   /// Fixes set aside as physically implausible, by reason.
-  var plausibility = FixPlausibility()
-  var implausible: [ImplausibleFix: Int] = [:]
-  var firstLocation: Location?
-  var lastLocation: Location?
-  var maximumSpeed: Double?
-  var speedSum = 0.0
-  var speedCount = 0
-  var modes = Tally<FixMode>()
-  var qualities = Tally<FixQuality>()
+  public var plausibility = FixPlausibility()
+  public var implausible: [ImplausibleFix: Int] = [:]
+  public var firstLocation: Location?
+  public var lastLocation: Location?
+  public var maximumSpeed: Double?
+  public var speedSum = 0.0
+  public var speedCount = 0
+  public var modes = Tally<FixMode>()
+  public var qualities = Tally<FixQuality>()
 
-  mutating func add(_ fix: Fix) {
+  /// An empty summary.
+  public init() {}
+
+  public mutating func add(_ fix: Fix) {
     modes.count(fix.mode)
     guard fix.hasPosition else { return }
     // Set aside, as print sets it aside: neither a fix nor a step.
@@ -66,7 +69,7 @@ struct TrackSummary {
     }
   }
 
-  mutating func merge(_ other: TrackSummary) {
+  public mutating func merge(_ other: TrackSummary) {
     statistics.merge(other.statistics)
     fixes += other.fixes
     if let time = other.first, first == nil || time < first! { first = time }
@@ -89,13 +92,13 @@ struct TrackSummary {
     qualities.merge(other.qualities)
   }
 
-  var duration: Double? {
+  public var duration: Double? {
     if let summedDuration { return summedDuration }
     guard let first, let last else { return nil }
     return last.seconds(since: first)
   }
 
-  var meanSpeed: Double? { speedCount > 0 ? speedSum / Double(speedCount) : nil }
+  public var meanSpeed: Double? { speedCount > 0 ? speedSum / Double(speedCount) : nil }
 
   private var sentenceCounts: [(String, Int)] {
     Sentence.Kind.allCases.map { ($0.description, statistics.decoded($0)) }.filter { $0.1 > 0 }
@@ -110,7 +113,7 @@ struct TrackSummary {
     RejectionReason.allCases.map { ($0, statistics.rejected($0)) }.filter { $0.1 > 0 }
   }
 
-  func text(name: String) -> String {
+  public func text(name: String) -> String {
     func list(_ pairs: [(String, Int)]) -> String {
       pairs.isEmpty ? "none" : pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
@@ -150,7 +153,7 @@ struct TrackSummary {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  func json(name: String?) -> String {
+  public func json(name: String?) -> String {
     func counts(_ pairs: [(String, Int)]) -> String {
       "{" + pairs.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -196,7 +199,7 @@ struct TrackSummary {
 }
 
 /// `1 h 02 min 05 s` style.
-func formatDuration(_ seconds: Double) -> String {
+public func formatDuration(_ seconds: Double) -> String {
   let total = Int(seconds.rounded())
   let (hours, rest) = total.quotientAndRemainder(dividingBy: 3600)
   let (minutes, secs) = rest.quotientAndRemainder(dividingBy: 60)
@@ -207,18 +210,18 @@ func formatDuration(_ seconds: Double) -> String {
 
 /// Counts by a small enumeration (fix modes, qualities): an array indexed by raw value, so
 /// that counting each of millions of fixes hashes nothing.
-struct Tally<Key: RawRepresentable> where Key.RawValue == Int {
+public struct Tally<Key: RawRepresentable> where Key.RawValue == Int {
   private var counts = [Int](repeating: 0, count: 16)
 
   /// How many were counted; `nil` for none.
-  subscript(key: Key) -> Int? {
+  public subscript(key: Key) -> Int? {
     let count = counts[key.rawValue]
     return count > 0 ? count : nil
   }
 
-  mutating func count(_ key: Key) { counts[key.rawValue] += 1 }
+  public mutating func count(_ key: Key) { counts[key.rawValue] += 1 }
 
-  mutating func merge(_ other: Tally) {
+  public mutating func merge(_ other: Tally) {
     for index in counts.indices { counts[index] += other.counts[index] }
   }
 }

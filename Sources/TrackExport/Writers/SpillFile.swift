@@ -8,21 +8,21 @@
 ///
 /// The file is unlinked as soon as it is made: nothing is left behind however the program
 /// ends.
-final class SpillFile {
+public final class SpillFile {
   private let descriptor: Int32
   private let directory: String
   private var buffer = ByteBuffer(capacity: SpillFile.flushThreshold + 4096)
   private static let flushThreshold = 1 << 16
 
   /// Makes the file in `$TMPDIR` (or `/tmp`).
-  init() throws(CommandError) {
+  public init() throws(ExportError) {
     let environment = getenv("TMPDIR").map { String(cString: $0) } ?? ""
     directory = environment.isEmpty ? "/tmp" : environment
     var template = Array("\(directory)/whereami-export-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard made >= 0 else {
-      throw CommandError(
-        message: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))", code: .ioError)
+      throw ExportError(
+        message: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))")
     }
     descriptor = made
     _ = fcntl(made, F_SETFD, FD_CLOEXEC)
@@ -32,30 +32,30 @@ final class SpillFile {
   deinit { close(descriptor) }
 
   /// Appends what `render` writes.
-  func write(_ render: (inout ByteBuffer) -> Void) throws(CommandError) {
+  public func write(_ render: (inout ByteBuffer) -> Void) throws(ExportError) {
     render(&buffer)
     if buffer.count >= Self.flushThreshold { try flush() }
   }
 
   /// Appends what `render` writes, where `render` may also flush what it has written so far
   /// into the file (as it would flush an output: a further device's export, ``ExportWriter``).
-  func write(flushing render: (inout ByteBuffer, ExportFlush) throws(CommandError) -> Void) throws(CommandError) {
+  public func write(flushing render: (inout ByteBuffer, ExportFlush) throws(ExportError) -> Void) throws(ExportError) {
     let descriptor = descriptor
     let directory = directory
-    try render(&buffer) { (bytes: inout ByteBuffer) throws(CommandError) in
+    try render(&buffer) { (bytes: inout ByteBuffer) throws(ExportError) in
       try Self.write(bytes, to: descriptor, directory: directory)
       bytes.removeAll()
     }
     if buffer.count >= Self.flushThreshold { try flush() }
   }
 
-  private func flush() throws(CommandError) {
+  private func flush() throws(ExportError) {
     try Self.write(buffer, to: descriptor, directory: directory)
     buffer.removeAll()
   }
 
   private static func write(_ buffer: borrowing ByteBuffer, to descriptor: Int32, directory: String)
-    throws(CommandError)
+    throws(ExportError)
   {
     let bytes = buffer.bytes
     var offset = 0
@@ -71,7 +71,7 @@ final class SpillFile {
 
   /// Appends everything written so far to `output`, a chunk at a time, flushing `output`
   /// between chunks.
-  func copy(into output: inout ByteBuffer, flush flushOutput: ExportFlush) throws(CommandError) {
+  public func copy(into output: inout ByteBuffer, flush flushOutput: ExportFlush) throws(ExportError) {
     try flush()
     guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind") }
     let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.flushThreshold)
@@ -88,11 +88,10 @@ final class SpillFile {
     }
   }
 
-  private func failure(_ operation: String) -> CommandError { Self.failure(operation, directory) }
+  private func failure(_ operation: String) -> ExportError { Self.failure(operation, directory) }
 
-  private static func failure(_ operation: String, _ directory: String) -> CommandError {
-    CommandError(
-      message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(errno)))",
-      code: .ioError)
+  private static func failure(_ operation: String, _ directory: String) -> ExportError {
+    ExportError(
+      message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(errno)))")
   }
 }

@@ -14,7 +14,7 @@ import NMEA
 /// still in the folder. Altitudes are metres above mean sea level, as KML defines them.
 /// Several gpsd devices give a folder of fixes and a track placemark each, named after the
 /// device.
-final class KMLWriter: ExportWriter {
+public final class KMLWriter: ExportWriter {
   private let header: ExportHeader
   private let spill: SpillFile
   /// The segment's first fix, held until a second one shows it is a line.
@@ -26,12 +26,12 @@ final class KMLWriter: ExportWriter {
   private var fixes = 0
   private var segments = 0
 
-  init(_ header: ExportHeader) throws(CommandError) {
+  public init(_ header: ExportHeader) throws(ExportError) {
     self.header = header
     spill = try SpillFile()
   }
 
-  func begin(into output: inout ByteBuffer) {
+  public func begin(into output: inout ByteBuffer) {
     if let device = header.continuedDevice {
       // A further device's part of the document: its own folder of fixes.
       output.append("<Folder>\n<name>Fixes of ")
@@ -56,7 +56,7 @@ final class KMLWriter: ExportWriter {
       """)
   }
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) throws(CommandError) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) throws(ExportError) {
     let location = fix.location
     output.append("<Placemark>")
     if let time = location.timestamp {
@@ -100,7 +100,7 @@ final class KMLWriter: ExportWriter {
     fixes += 1
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(CommandError) {
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError) {
     try closeLine()
     output.append("</Folder>\n")
     if lines > 0, let first, let last {
@@ -127,11 +127,11 @@ final class KMLWriter: ExportWriter {
     }
   }
 
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("</Document>\n</kml>\n")
   }
 
-  private func closeLine() throws(CommandError) {
+  private func closeLine() throws(ExportError) {
     held = nil
     guard lineOpen else { return }
     lineOpen = false
@@ -139,7 +139,7 @@ final class KMLWriter: ExportWriter {
   }
 
   /// "Distance 1.62 km (path 1.65 km) in 19 min 19 s; 1160 fixes in 1 segment."
-  static func description(first: ExportFix, last: ExportFix, fixes: Int, segments: Int) -> String {
+  public static func description(first: ExportFix, last: ExportFix, fixes: Int, segments: Int) -> String {
     var text =
       "Distance \(fixed(last.odometer.distance / 1000, 3)) km (path \(fixed(last.odometer.pathLength / 1000, 3)) km)"
     if first.location.timestamp != nil && last.location.timestamp != nil {
@@ -149,7 +149,7 @@ final class KMLWriter: ExportWriter {
   }
 
   /// `lon,lat[,alt]`: KML's order, the altitude above mean sea level when known.
-  static func appendCoordinates(_ location: Location, into output: inout ByteBuffer) {
+  public static func appendCoordinates(_ location: Location, into output: inout ByteBuffer) {
     output.append(location.longitude, decimals: 9)
     output.append(UInt8(ascii: ","))
     output.append(location.latitude, decimals: 9)

@@ -8,13 +8,13 @@ import NMEA
 /// separator), times as ISO 8601 UTC, so spreadsheets and `pandas.read_csv` take them
 /// without options. The fixes of several gpsd devices are rows as they come, told apart by
 /// the `device` column, each with its own `segment` and distance figures.
-final class CSVWriter: ExportWriter {
+public final class CSVWriter: ExportWriter {
   private let fields = ExportField.all
-  var interleavesDevices: Bool { true }
+  public var interleavesDevices: Bool { true }
 
-  init(_ header: ExportHeader) {}
+  public init(_ header: ExportHeader) {}
 
-  func begin(into output: inout ByteBuffer) {
+  public func begin(into output: inout ByteBuffer) {
     for (index, field) in fields.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
       output.append(field.name)
@@ -22,7 +22,7 @@ final class CSVWriter: ExportWriter {
     output.append("\r\n")
   }
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     for (index, field) in fields.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
       switch field.value(fix) {
@@ -36,12 +36,12 @@ final class CSVWriter: ExportWriter {
     output.append("\r\n")
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {}
 
   /// A text cell, quoted (with inner quotes doubled) when it holds a comma, a quote or a
   /// line break, as RFC 4180 requires.
-  static func append(cell text: String, into output: inout ByteBuffer) {
+  public static func append(cell text: String, into output: inout ByteBuffer) {
     let special = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
     guard special else {
       output.append(string: text)

@@ -17,25 +17,25 @@ import NMEA
 /// The title gives the date, the distance travelled (jitter-proof, as `print` counts it)
 /// and the duration. The track is held decimated (``SVGTrack``), so memory stays bounded.
 /// Several gpsd devices give a map each, one below the other, named after the device.
-final class SVGWriter: ExportWriter {
+public final class SVGWriter: ExportWriter {
   private let header: ExportHeader
   private var track = SVGTrack()
   /// Further devices' tracks, drawn below this one's.
   private var others: [SVGWriter] = []
 
-  init(_ header: ExportHeader) { self.header = header }
+  public init(_ header: ExportHeader) { self.header = header }
 
-  func begin(into output: inout ByteBuffer) {}
+  public func begin(into output: inout ByteBuffer) {}
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) { track.add(fix) }
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) { track.add(fix) }
 
-  func include(_ other: any ExportWriter) {
+  public func include(_ other: any ExportWriter) {
     if let other = other as? SVGWriter { others.append(other) }
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
 
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     guard !others.isEmpty else {
       SVGMap(track: track, header: header).render(into: &output)
       return
@@ -63,14 +63,14 @@ final class SVGWriter: ExportWriter {
 
 /// A local equirectangular projection: metres east and north of a centre, using the
 /// ellipsoid's radii of curvature at the centre's latitude.
-struct SVGProjection {
-  let latitude: Double
-  let longitude: Double
+public struct SVGProjection {
+  public let latitude: Double
+  public let longitude: Double
   /// Metres per degree of longitude and of latitude at the centre.
-  let eastPerDegree: Double
-  let northPerDegree: Double
+  public let eastPerDegree: Double
+  public let northPerDegree: Double
 
-  init(latitude: Double, longitude: Double) {
+  public init(latitude: Double, longitude: Double) {
     self.latitude = latitude
     self.longitude = longitude
     let a = 6_378_137.0
@@ -85,12 +85,12 @@ struct SVGProjection {
   }
 
   /// Metres east and north of the centre (longitudes wrapped across the antimeridian).
-  func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+  public func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
     ((SVGProjection.wrap(longitude - self.longitude)) * eastPerDegree, (latitude - self.latitude) * northPerDegree)
   }
 
   /// A longitude difference in [-180, 180).
-  static func wrap(_ degrees: Double) -> Double {
+  public static func wrap(_ degrees: Double) -> Double {
     var value = degrees.truncatingRemainder(dividingBy: 360)
     if value >= 180 { value -= 360 }
     if value < -180 { value += 360 }
@@ -99,30 +99,30 @@ struct SVGProjection {
 }
 
 /// Draws the map of an ``SVGTrack``.
-struct SVGMap {
-  let track: SVGTrack
-  let header: ExportHeader
+public struct SVGMap {
+  public let track: SVGTrack
+  public let header: ExportHeader
 
-  static let width = 1000.0
-  static let height = 760.0
+  public static let width = 1000.0
+  public static let height = 760.0
   /// The map's frame.
-  static let frame = (x: 20.0, y: 84.0, width: 960.0, height: 576.0)
+  public static let frame = (x: 20.0, y: 84.0, width: 960.0, height: 576.0)
   /// The smallest extent shown, metres: a standing receiver's track is not blown up to
   /// fill the map.
-  static let minimumExtent = 50.0
+  public static let minimumExtent = 50.0
   /// The speed colour ramp, slowest first: dark blue, purple, pink, orange, dark yellow
   /// (after matplotlib's plasma, stopped short of its pale yellow, which a light map would
   /// swallow). No green or red, which are the markers' colours.
-  static let ramp: [(red: Double, green: Double, blue: Double)] = [
+  public static let ramp: [(red: Double, green: Double, blue: Double)] = [
     (13, 8, 135), (126, 3, 168), (204, 71, 120), (248, 149, 64), (222, 180, 0),
   ]
   /// The number of colours the line uses: neighbouring points of one colour share a
   /// polyline, which keeps the file small.
-  static let colourSteps = 24
-  static let noSpeedColour = "#8a8a8a"
+  public static let colourSteps = 24
+  public static let noSpeedColour = "#8a8a8a"
 
   /// A point of the line in pixels.
-  struct Pixel {
+  public struct Pixel {
     var x: Double
     var y: Double
     var speed: Double?
@@ -131,7 +131,7 @@ struct SVGMap {
 
   /// Writes the map as an SVG document, or with `top` as a nested `svg` element that far
   /// down in a document of several maps.
-  func render(into output: inout ByteBuffer, top: Int? = nil) {
+  public func render(into output: inout ByteBuffer, top: Int? = nil) {
     if let top {
       output.append("<svg x=\"0\" y=\"")
       output.append(integer: top)
@@ -296,7 +296,7 @@ struct SVGMap {
   }
 
   /// `<date> — <distance> km — <duration>`.
-  func titleText() -> String {
+  public func titleText() -> String {
     guard let first = track.first, let last = track.last else { return "No fixes" }
     var duration = last.seconds - first.seconds
     if first.location.timestamp == nil && duration < 0 { duration += 86_400 }
@@ -305,7 +305,7 @@ struct SVGMap {
   }
 
   /// The track's name, its times of day, and how many fixes and segments it has.
-  func subtitleText() -> String {
+  public func subtitleText() -> String {
     guard let first = track.first, let last = track.last else { return header.name }
     let span = ExportText.clock(first.location.timeOfDay) + "–" + ExportText.clock(last.location.timeOfDay) + " UTC"
     let segments = track.segments == 1 ? "1 segment" : "\(track.segments) segments"
@@ -410,7 +410,7 @@ struct SVGMap {
   }
 
   /// The largest of 1, 2 and 5 × 10ⁿ metres not over `limit`.
-  static func roundLength(atMost limit: Double) -> Double {
+  public static func roundLength(atMost limit: Double) -> Double {
     guard limit.isFinite, limit > 0 else { return 1 }
     var unit = pow(10, floor(log10(limit)))
     // log10 can land a hair under an exact power of ten.
@@ -420,7 +420,7 @@ struct SVGMap {
   }
 
   /// The ramp's colour at `fraction` (0 slowest, 1 fastest), as `#rrggbb`.
-  static func rampColour(_ fraction: Double) -> String {
+  public static func rampColour(_ fraction: Double) -> String {
     let position = max(0, min(1, fraction)) * Double(ramp.count - 1)
     let index = min(Int(position), ramp.count - 2)
     let t = position - Double(index)

@@ -2,10 +2,10 @@ import LocationKit
 import NMEA
 
 /// Turns locations into output lines, written straight into an output buffer.
-enum LocationRenderer {
+public enum LocationRenderer {
   /// One human-readable line: time, mode, coordinates, accuracies, altitude, motion and
   /// distance travelled (jitter-proof); `-` marks what the receiver did not say.
-  static func text(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
+  public static func text(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     func value(_ number: Double?, _ decimals: Int, _ unit: StaticString, into line: inout ByteBuffer) {
       if let number {
         line.append(number, decimals: decimals)
@@ -38,7 +38,7 @@ enum LocationRenderer {
   /// One JSON object in gpsd's TPV vocabulary (`lat`, `lon`, `altMSL`, `eph`, ...) with
   /// camelCase names for what gpsd's TPV lacks (`distance`, `pathLength`,
   /// `displacement`, ...). Unknown values are omitted.
-  static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
+  public static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     // Keys carry their separator: "class" always comes first.
     line.append("{\"class\":\"TPV\"")
     if let device = location.device {
@@ -108,26 +108,29 @@ enum LocationRenderer {
 }
 
 /// A flat JSON object written field by field, in the order added.
-struct JSONObject {
+public struct JSONObject {
   private var text = "{"
 
-  mutating func add(_ key: String, _ value: Double?, _ decimals: Int) {
+  /// An empty object.
+  public init() {}
+
+  public mutating func add(_ key: String, _ value: Double?, _ decimals: Int) {
     guard let value, value.isFinite else { return }
     separate(key)
     text += fixed(value, decimals)
   }
 
-  mutating func add(_ key: String, integer value: Int) {
+  public mutating func add(_ key: String, integer value: Int) {
     separate(key)
     text += String(value)
   }
 
-  mutating func add(_ key: String, string value: String) {
+  public mutating func add(_ key: String, string value: String) {
     separate(key)
     text += jsonString(value)
   }
 
-  mutating func add(_ key: String, raw value: String) {
+  public mutating func add(_ key: String, raw value: String) {
     separate(key)
     text += value
   }
@@ -138,11 +141,11 @@ struct JSONObject {
     text += "\"" + key + "\":"
   }
 
-  func finish() -> String { text + "}" }
+  public func finish() -> String { text + "}" }
 }
 
 /// A JSON string literal, escaped per RFC 8259.
-func jsonString(_ value: String) -> String {
+public func jsonString(_ value: String) -> String {
   var result = "\""
   for scalar in value.unicodeScalars {
     switch scalar {

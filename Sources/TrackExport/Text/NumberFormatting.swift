@@ -1,6 +1,6 @@
 /// Fixed-point decimal text without Foundation's `String(format:)`, which is slow enough
 /// to dominate `print --json` on large logs.
-func fixed(_ value: Double, _ decimals: Int) -> String {
+public func fixed(_ value: Double, _ decimals: Int) -> String {
   guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
   var scale: Double = 1
   for _ in 0..<decimals { scale *= 10 }

@@ -5,13 +5,13 @@ import NMEA
 /// Rendering a fix must not cost a `String` per field: `print --json` writes hundreds of
 /// thousands of lines from a large log. Appends check the capacity and store; numbers
 /// are written digit by digit, with the same text as ``fixed(_:_:)`` and `String(_:)`.
-struct ByteBuffer: ~Copyable {
+public struct ByteBuffer: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// The number of bytes held.
-  private(set) var count = 0
+  public private(set) var count = 0
 
-  init(capacity: Int) {
+  public init(capacity: Int) {
     self.capacity = max(capacity, 64)
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
   }
@@ -19,10 +19,10 @@ struct ByteBuffer: ~Copyable {
   deinit { base.deallocate() }
 
   /// The bytes held, valid until the next change.
-  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
   /// Forgets the bytes held, keeping the storage.
-  mutating func removeAll() { count = 0 }
+  public mutating func removeAll() { count = 0 }
 
   @inline(__always)
   private mutating func reserve(_ extra: Int) {
@@ -42,13 +42,13 @@ struct ByteBuffer: ~Copyable {
   // MARK: Bytes and text
 
   @inline(__always)
-  mutating func append(_ byte: UInt8) {
+  public mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
   }
 
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+  public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
     reserve(bytes.count)
     (base + count).initialize(from: source, count: bytes.count)
@@ -57,18 +57,18 @@ struct ByteBuffer: ~Copyable {
 
   /// Appends literal text (keys, units, punctuation).
   @inline(__always)
-  mutating func append(_ text: StaticString) {
+  public mutating func append(_ text: StaticString) {
     text.withUTF8Buffer { append($0) }
   }
 
   /// Appends a string's UTF-8.
-  mutating func append(string: String) {
+  public mutating func append(string: String) {
     var text = string
     text.withUTF8 { append($0) }
   }
 
   /// Appends a JSON string literal, escaped as ``jsonString(_:)`` does.
-  mutating func append(jsonString value: String) {
+  public mutating func append(jsonString value: String) {
     var text = value
     let plain = text.withUTF8 { bytes in
       // Names and descriptions need no escapes: their bytes go out as they are.
@@ -157,7 +157,7 @@ struct ByteBuffer: ~Copyable {
   }
 
   /// Appends `String(value)`.
-  mutating func append(integer value: Int) {
+  public mutating func append(integer value: Int) {
     if value < 0 { append(UInt8(ascii: "-")) }
     let magnitude = UInt64(value.magnitude)
     append(digitsOf: magnitude, length: Self.digitCount(magnitude))
@@ -165,7 +165,7 @@ struct ByteBuffer: ~Copyable {
 
   /// Appends `String(value)` left-padded with zeros to `width` characters, the sign
   /// counted (as ``pad(_:_:)`` of the NMEA module does).
-  mutating func append(integer value: Int, width: Int) {
+  public mutating func append(integer value: Int, width: Int) {
     let magnitude = UInt64(value.magnitude)
     let digits = Self.digitCount(magnitude)
     if value < 0 {
@@ -178,7 +178,7 @@ struct ByteBuffer: ~Copyable {
   }
 
   /// Appends exactly what ``fixed(_:_:)`` returns for the same arguments.
-  mutating func append(_ value: Double, decimals: Int) {
+  public mutating func append(_ value: Double, decimals: Int) {
     guard value.isFinite else {
       append(value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf"))
       return
@@ -207,7 +207,7 @@ struct ByteBuffer: ~Copyable {
   // MARK: Times
 
   /// Appends `hh:mm:ss.sss`, as `TimeOfDay.description`.
-  mutating func append(_ time: TimeOfDay) {
+  public mutating func append(_ time: TimeOfDay) {
     let totalMilliseconds = time.microseconds / 1000
     let (hms, ms) = totalMilliseconds.quotientAndRemainder(dividingBy: 1000)
     append(integer: Int(hms / 3600), width: 2)
@@ -220,7 +220,7 @@ struct ByteBuffer: ~Copyable {
   }
 
   /// Appends ISO 8601 `YYYY-MM-DDThh:mm:ss.sssZ`, as `Timestamp.description`.
-  mutating func append(_ timestamp: Timestamp) {
+  public mutating func append(_ timestamp: Timestamp) {
     let date = timestamp.date
     append(integer: date.year, width: 4)
     append(UInt8(ascii: "-"))

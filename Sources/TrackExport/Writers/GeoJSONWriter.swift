@@ -21,7 +21,7 @@ import NMEA
 /// Positions are longitude, latitude and, when known, the height above the WGS84
 /// ellipsoid (RFC 7946 section 3.1.1: not the altitude above mean sea level), with nine
 /// decimals for the coordinates. There is no `crs` member: RFC 7946 coordinates are WGS84.
-final class GeoJSONTrackWriter: ExportWriter {
+public final class GeoJSONTrackWriter: ExportWriter {
   private let header: ExportHeader
   fileprivate private(set) var summary = GeoJSONSummary()
   private var features = 0
@@ -32,22 +32,22 @@ final class GeoJSONTrackWriter: ExportWriter {
   private var segmentLast: ExportFix?
   private var segmentFixes = 0
 
-  init(_ header: ExportHeader) {
+  public init(_ header: ExportHeader) {
     self.header = header
     // A further device's features follow the first device's.
     if header.continuedDevice != nil { features = 1 }
   }
 
-  func begin(into output: inout ByteBuffer) {
+  public func begin(into output: inout ByteBuffer) {
     guard header.continuedDevice == nil else { return }
     output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
   }
 
-  func include(_ other: any ExportWriter) {
+  public func include(_ other: any ExportWriter) {
     if let other = other as? GeoJSONTrackWriter { summary.include(other.summary) }
   }
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     if fix.startsSegment {
       closeSegment(into: &output)
       segmentFirst = fix
@@ -70,11 +70,11 @@ final class GeoJSONTrackWriter: ExportWriter {
     summary.add(fix)
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
     closeSegment(into: &output)
   }
 
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("\n]")
     summary.appendMembers(name: header.name, into: &output)
     output.append("}\n")
@@ -125,23 +125,23 @@ final class GeoJSONTrackWriter: ExportWriter {
 /// properties are every field of the fix (``ExportField/all`` but the coordinates, which
 /// are the geometry); unknown values are omitted. The track's figures follow the
 /// `features` array as in ``GeoJSONTrackWriter``, devices too.
-final class GeoJSONPointsWriter: ExportWriter {
+public final class GeoJSONPointsWriter: ExportWriter {
   private let header: ExportHeader
   private let fields = ExportField.all.filter { $0.name.description != "lat" && $0.name.description != "lon" }
   fileprivate private(set) var summary = GeoJSONSummary()
 
-  init(_ header: ExportHeader) { self.header = header }
+  public init(_ header: ExportHeader) { self.header = header }
 
-  func begin(into output: inout ByteBuffer) {
+  public func begin(into output: inout ByteBuffer) {
     guard header.continuedDevice == nil else { return }
     output.append("{\"type\":\"FeatureCollection\",\"features\":[\n")
   }
 
-  func include(_ other: any ExportWriter) {
+  public func include(_ other: any ExportWriter) {
     if let other = other as? GeoJSONPointsWriter { summary.include(other.summary) }
   }
 
-  func add(_ fix: ExportFix, into output: inout ByteBuffer) {
+  public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
     // A further device's features follow the first device's.
     if summary.fixes > 0 || header.continuedDevice != nil { output.append(",\n") }
     output.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":")
@@ -161,9 +161,9 @@ final class GeoJSONPointsWriter: ExportWriter {
     summary.add(fix)
   }
 
-  func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
+  public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {}
 
-  func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
+  public func endDocument(into output: inout ByteBuffer, flush: ExportFlush) {
     output.append("\n]")
     summary.appendMembers(name: header.name, into: &output)
     output.append("}\n")
@@ -171,7 +171,7 @@ final class GeoJSONPointsWriter: ExportWriter {
 }
 
 /// The whole track's figures, written as foreign members after the `features` array.
-struct GeoJSONSummary {
+public struct GeoJSONSummary {
   private(set) var fixes = 0
   private var segments = 0
   private var start: Timestamp?
@@ -182,7 +182,7 @@ struct GeoJSONSummary {
   /// The devices' tracks summed up (one but for several gpsd devices).
   private var tracks = 1
 
-  mutating func add(_ fix: ExportFix) {
+  public mutating func add(_ fix: ExportFix) {
     if fixes == 0 { start = fix.location.timestamp }
     fixes += 1
     if fix.startsSegment { segments += 1 }
@@ -193,7 +193,7 @@ struct GeoJSONSummary {
   }
 
   /// Adds another device's track: counts and lengths add up, times span both.
-  mutating func include(_ other: GeoJSONSummary) {
+  public mutating func include(_ other: GeoJSONSummary) {
     guard other.fixes > 0 else { return }
     fixes += other.fixes
     segments += other.segments
@@ -205,7 +205,7 @@ struct GeoJSONSummary {
   }
 
   /// `,"name":...,"start":...` up to `displacement`, ready to follow the `features` array.
-  func appendMembers(name: String, into output: inout ByteBuffer) {
+  public func appendMembers(name: String, into output: inout ByteBuffer) {
     output.append(",\"name\":")
     output.append(jsonString: name)
     Self.appendTime(",\"start\":", start, into: &output)
@@ -228,7 +228,7 @@ struct GeoJSONSummary {
   }
 
   /// A position: `[lon,lat]`, or `[lon,lat,height]` with the ellipsoidal height when known.
-  static func appendPosition(_ location: Location, into output: inout ByteBuffer) {
+  public static func appendPosition(_ location: Location, into output: inout ByteBuffer) {
     output.append(UInt8(ascii: "["))
     output.append(location.longitude, decimals: 9)
     output.append(UInt8(ascii: ","))
@@ -241,7 +241,7 @@ struct GeoJSONSummary {
   }
 
   /// `key"time"` when the time is known.
-  static func appendTime(_ key: StaticString, _ time: Timestamp?, into output: inout ByteBuffer) {
+  public static func appendTime(_ key: StaticString, _ time: Timestamp?, into output: inout ByteBuffer) {
     guard let time else { return }
     output.append(key)
     output.append(UInt8(ascii: "\""))
