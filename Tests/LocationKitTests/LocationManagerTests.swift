@@ -1,8 +1,9 @@
 import Foundation
-import LocationKit
 import NMEA
 import TestSupport
 import Testing
+
+@testable import LocationKit
 
 @Suite(.serialized) struct LocationManagerTests {
   private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (
@@ -401,6 +402,29 @@ import Testing
       }
     }
     #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])
+  }
+
+  @Test func aSlowUpdatesConsumerHoldsTheSourceBackAndLosesNothing() async throws {
+    // A sequence consumer that does not take anything for a while: the manager waits for
+    // it, as for a slow delegate, instead of buffering the whole log for it.
+    let path = try temporaryLog((0..<3000).map { cycle($0) }.joined())
+    let manager = LocationManager(source: NMEASource(.file(path: path)))
+    manager.watchdogTimeout = 0.3
+    let updates = manager.updates
+    manager.startUpdatingLocation()
+    try await Task.sleep(for: .milliseconds(800))
+    #expect(manager.isHoldingBackSource)
+    var fixes = 0
+    var errors: [LocationError.Code] = []
+    for await event in updates {
+      switch event {
+      case .update: fixes += 1
+      case .failure(let error): errors.append(error.code)
+      default: break
+      }
+    }
+    #expect(fixes == 3000)
+    #expect(errors == [.sourceEnded])
   }
 
   @Test func missingFileIsSourceNotFound() throws {

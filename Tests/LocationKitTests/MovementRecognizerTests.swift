@@ -152,8 +152,19 @@ import Testing
     manager.delegate = recorder
     manager.distanceFilter = 1000
     manager.movementRecognizer = MovementRecognizer()
+    // The sequence is consumed as the events come: the manager waits for a consumer that
+    // falls behind (LocationManager.updatesBuffer), as for a slow delegate.
     let updates = manager.updates
+    let streaming = Task {
+      var streamed: [MovementState] = []
+      for await event in updates {
+        if case .movement(let movement) = event { streamed.append(movement.state) }
+      }
+      return streamed
+    }
     manager.startUpdatingLocation()
+    // The sequence ends after the source's end has reached the delegate.
+    let streamed = await streaming.value
     #expect(recorder.waitForError(.sourceEnded))
     let states = recorder.movements.map(\.state)
     #expect(states.first == .began)
@@ -172,10 +183,6 @@ import Testing
     #expect(error.code == .sourceEnded)
     #expect(last.state == .ended)
     #expect(abs(last.trip.distance - track.movements[1].distance) / track.movements[1].distance < 0.02)
-    var streamed: [MovementState] = []
-    for await event in updates {
-      if case .movement(let movement) = event { streamed.append(movement.state) }
-    }
     #expect(streamed == states)
   }
 

@@ -133,9 +133,12 @@ public final class LocationManager: Sendable {
   public var isUpdating: Bool { state.withLock { $0.running } }
 
   /// The manager's events as an asynchronous sequence. Each access makes a new sequence
-  /// that sees the events from then on; it ends when updates stop.
+  /// that sees the events from then on; it ends when updates stop. A consumer that falls
+  /// behind holds the source back once ``updatesBuffer`` events wait for it, as a slow
+  /// delegate does: no event is dropped, and memory stays bounded.
   public var updates: AsyncStream<LocationEvent> {
-    let (stream, continuation) = AsyncStream<LocationEvent>.makeStream(bufferingPolicy: .unbounded)
+    let (stream, continuation) = AsyncStream<LocationEvent>.makeStream(
+      bufferingPolicy: .bufferingOldest(Self.updatesBuffer))
     let key = state.withLock { state in
       let key = state.nextContinuation
       state.nextContinuation += 1
@@ -347,7 +350,40 @@ public final class LocationManager: Sendable {
       case .sky(let sky):
         delegate?.locationManager(self, didUpdateSky: sky)
       }
-      continuations.forEach { $0.yield(event) }
+      for continuation in continuations { offer(event, to: continuation, generation) }
+    }
+  }
+
+  /// Whether deliveries wait for a delegate or an ``updates`` consumer to catch up (the
+  /// source is held back meanwhile); for tests.
+  var isHoldingBackSource: Bool { state.withLock { $0.deliveriesWaiting > 0 } }
+
+  /// The events an ``updates`` sequence holds for a consumer that has not taken them yet.
+  public static let updatesBuffer = 64
+
+  /// Hands `event` to an ``updates`` sequence. A consumer that falls behind holds up the
+  /// callback queue here (and so, through ``inFlight``, the source), as a slow delegate
+  /// does, rather than letting the sequence's buffer grow with the input. The wait ends
+  /// when the consumer takes an event, when its sequence ends (task cancelled, loop left),
+  /// or when updates stop.
+  private func offer(
+    _ event: LocationEvent, to continuation: AsyncStream<LocationEvent>.Continuation, _ generation: Int
+  ) {
+    var waited = false
+    while case .dropped = continuation.yield(event) {
+      if !waited {
+        waited = true
+        state.withLock { $0.deliveriesWaiting += 1 }
+      }
+      usleep(2000)
+      if state.withLock({ $0.generation != generation }) { break }
+    }
+    guard waited else { return }
+    state.withLock { state in
+      state.deliveriesWaiting -= 1
+      // The source starts afresh: neither the wait nor the interval across it counts.
+      state.lastEvent = monotonic()
+      state.lastCycle = nil
     }
   }
 

@@ -83,54 +83,68 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
         if !stop.sleep(backoff.delay()) { return }
         continue
       }
-      defer { gps_close(data) }
-      guard whereami_gps_watch(data, device) >= 0 else {
-        emit(.error(LocationError(.locationUnknown, "gpsd at \(hostAndPort) refused the watch; reconnecting")), sink)
-        gps_close(data)
-        if !stop.sleep(backoff.delay()) { return }
-        continue
-      }
-      var receivedReport = false
-      reading: while true {
-        if !gps_waiting(data, 0) {
-          switch stop.wait(for: data.pointee.gps_fd, timeout: rewatchInterval) {
-          case .stopped: return
-          case .timedOut:
-            // Silence: gpsd reopens a device that went away (unplugged, its feed closed)
-            // only when a client asks to watch again. A dead connection would have woken
-            // the wait (end of file), so this write goes to a live one.
-            guard whereami_gps_watch(data, device) >= 0 else {
-              emit(
-                .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")),
-                sink)
-              break reading
-            }
-            continue reading
-          case .readable: break
-          }
-        }
-        let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
-        if count < 0 {
-          // gpsd went away. Never write to this connection again (SIGPIPE).
-          emit(
-            .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink
-          )
-          break reading
-        }
-        if count == 0 { continue }
-        if !receivedReport {
-          receivedReport = true
-          backoff.reset()
-        }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        for event in state.events(for: text, data.pointee, source: self) { emit(event, sink) }
-        if let final = state.finalError {
-          emit(.error(final), sink)
-          return
-        }
-      }
+      // One connection, closed exactly once, before the wait for the next.
+      let outcome = readConnection(data, &message, &state, &backoff, stop, sink)
       gps_close(data)
-      if !stop.sleep(backoff.delay()) { return }
+      guard outcome == .reconnect, stop.sleep(backoff.delay()) else { return }
+    }
+  }
+
+  /// How a connection to gpsd ended.
+  private enum ConnectionOutcome {
+    /// Stopped, or a final error: no more connections.
+    case finished
+    /// gpsd went away or refused the watch: connect again after the backoff.
+    case reconnect
+  }
+
+  /// Watches and reads one open connection until it ends.
+  private func readConnection(
+    _ data: UnsafeMutablePointer<gps_data_t>, _ message: inout [CChar], _ state: inout ReportState,
+    _ backoff: inout Backoff, _ stop: StopSignal, _ sink: @escaping @Sendable (SourceEvent) -> Void
+  ) -> ConnectionOutcome {
+    guard whereami_gps_watch(data, device) >= 0 else {
+      emit(.error(LocationError(.locationUnknown, "gpsd at \(hostAndPort) refused the watch; reconnecting")), sink)
+      return .reconnect
+    }
+    var receivedReport = false
+    while true {
+      if !gps_waiting(data, 0) {
+        switch stop.wait(for: data.pointee.gps_fd, timeout: rewatchInterval) {
+        case .stopped: return .finished
+        case .timedOut:
+          // Silence: gpsd reopens a device that went away (unplugged, its feed closed)
+          // only when a client asks to watch again. A dead connection would have woken
+          // the wait (end of file), so this write goes to a live one.
+          guard whereami_gps_watch(data, device) >= 0 else {
+            emit(
+              .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")),
+              sink)
+            return .reconnect
+          }
+          continue
+        case .readable: break
+        }
+      }
+      let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
+      if count < 0 {
+        // gpsd went away. Never write to this connection again (SIGPIPE).
+        emit(
+          .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink
+        )
+        return .reconnect
+      }
+      if count == 0 { continue }
+      if !receivedReport {
+        receivedReport = true
+        backoff.reset()
+      }
+      let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      for event in state.events(for: text, data.pointee, source: self) { emit(event, sink) }
+      if let final = state.finalError {
+        emit(.error(final), sink)
+        return .finished
+      }
     }
   }
 
