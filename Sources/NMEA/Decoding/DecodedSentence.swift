@@ -6,6 +6,8 @@
 /// enum is only built for callers that asked for sentence events.
 protocol DecodedSentence {
   static var kind: Sentence.Kind { get }
+  /// The three-letter type, as in the address (`GGA`).
+  static var name: StaticString { get }
   init(talker: Talker, _ fields: FieldReader) throws(FieldError)
   /// The sentence as the public enum, for `.sentence` events.
   var wrapped: Sentence { get }
@@ -16,60 +18,70 @@ protocol DecodedSentence {
 
 extension GGA: DecodedSentence {
   static var kind: Sentence.Kind { .gga }
+  static var name: StaticString { "GGA" }
   var wrapped: Sentence { .gga(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension RMC: DecodedSentence {
   static var kind: Sentence.Kind { .rmc }
+  static var name: StaticString { "RMC" }
   var wrapped: Sentence { .rmc(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension GLL: DecodedSentence {
   static var kind: Sentence.Kind { .gll }
+  static var name: StaticString { "GLL" }
   var wrapped: Sentence { .gll(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension GNS: DecodedSentence {
   static var kind: Sentence.Kind { .gns }
+  static var name: StaticString { "GNS" }
   var wrapped: Sentence { .gns(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension VTG: DecodedSentence {
   static var kind: Sentence.Kind { .vtg }
+  static var name: StaticString { "VTG" }
   var wrapped: Sentence { .vtg(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension GSA: DecodedSentence {
   static var kind: Sentence.Kind { .gsa }
+  static var name: StaticString { "GSA" }
   var wrapped: Sentence { .gsa(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension GSV: DecodedSentence {
   static var kind: Sentence.Kind { .gsv }
+  static var name: StaticString { "GSV" }
   var wrapped: Sentence { .gsv(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension GST: DecodedSentence {
   static var kind: Sentence.Kind { .gst }
+  static var name: StaticString { "GST" }
   var wrapped: Sentence { .gst(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension ZDA: DecodedSentence {
   static var kind: Sentence.Kind { .zda }
+  static var name: StaticString { "ZDA" }
   var wrapped: Sentence { .zda(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
 
 extension HDT: DecodedSentence {
   static var kind: Sentence.Kind { .hdt }
+  static var name: StaticString { "HDT" }
   var wrapped: Sentence { .hdt(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
@@ -78,18 +90,34 @@ extension HDT: DecodedSentence {
 
 extension TXT: DecodedSentence {
   static var kind: Sentence.Kind { .txt }
+  static var name: StaticString { "TXT" }
   var wrapped: Sentence { .txt(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { false }
 }
 
 extension DTM: DecodedSentence {
   static var kind: Sentence.Kind { .dtm }
+  static var name: StaticString { "DTM" }
   var wrapped: Sentence { .dtm(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { false }
 }
 
 extension GBS: DecodedSentence {
   static var kind: Sentence.Kind { .gbs }
+  static var name: StaticString { "GBS" }
   var wrapped: Sentence { .gbs(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { false }
+}
+
+/// Something done with a sentence whose type is known only at run time, by kind; see
+/// ``Sentence/Kind/visit(_:)``.
+protocol SentenceVisitor {
+  associatedtype Result
+  mutating func visit<Decoded: DecodedSentence>(_ type: Decoded.Type) throws(FieldError) -> Result
+}
+
+/// Something done with the typed payload of a ``Sentence``; see ``Sentence/visitPayload(_:)``.
+protocol PayloadVisitor {
+  associatedtype Result
+  mutating func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> Result
 }

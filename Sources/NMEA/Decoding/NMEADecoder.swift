@@ -136,13 +136,11 @@ public struct NMEADecoder {
   private mutating func handle(_ event: FramingEvent, _ handle: (DecoderEvent) -> Void) {
     switch event {
     case .sentence(let framed):
-      statistics.sentences += 1
-      if !framed.hasChecksum { statistics.uncheckedSentences += 1 }
       do throws(FieldError) {
         try decode(framed, handle)
+        statistics.sentences += 1
+        if !framed.hasChecksum { statistics.uncheckedSentences += 1 }
       } catch {
-        statistics.sentences -= 1
-        if !framed.hasChecksum { statistics.uncheckedSentences -= 1 }
         statistics.count(.malformedFields)
         let address = FieldReader.read(framed.bytes) { SentenceAddress($0.address) }
         handle(
@@ -183,30 +181,59 @@ public struct NMEADecoder {
       if let fix = assembler.add(sentence) { deliver(fix, handle) }
       return
     }
-    switch kind {
-    case .gga: try accept(GGA(talker: talker, fields), line: framed.line, handle)
-    case .rmc: try accept(RMC(talker: talker, fields), line: framed.line, handle)
-    case .gll: try accept(GLL(talker: talker, fields), line: framed.line, handle)
-    case .gns: try accept(GNS(talker: talker, fields), line: framed.line, handle)
-    case .vtg: try accept(VTG(talker: talker, fields), line: framed.line, handle)
-    case .gsa: try accept(GSA(talker: talker, fields), line: framed.line, handle)
-    case .gsv: try accept(GSV(talker: talker, fields), line: framed.line, handle)
-    case .gst: try accept(GST(talker: talker, fields), line: framed.line, handle)
-    case .zda: try accept(ZDA(talker: talker, fields), line: framed.line, handle)
-    case .hdt: try accept(HDT(talker: talker, fields), line: framed.line, handle)
-    case .txt: try accept(TXT(talker: talker, fields), line: framed.line, handle)
-    case .dtm: try accept(DTM(talker: talker, fields), line: framed.line, handle)
-    case .gbs: try accept(GBS(talker: talker, fields), line: framed.line, handle)
+    let completed: Bool
+    if options.reportsSentences {
+      var reporting = Reporting(talker: talker, fields: fields)
+      completed = try withUnsafeMutablePointer(to: &assembler) { (assembler) throws(FieldError) -> Bool in
+        reporting.assembler = assembler
+        return try kind.visit(&reporting)
+      }
+      statistics.count(kind)
+      if let sentence = reporting.reported { handle(.sentence(sentence, line: framed.line)) }
+    } else {
+      completed = try withUnsafeMutablePointer(to: &assembler) { (assembler) throws(FieldError) -> Bool in
+        var applying = Applying(talker: talker, fields: fields, assembler: assembler)
+        return try kind.visit(&applying)
+      }
+      statistics.count(kind)
+    }
+    if completed { deliver(assembler.takeCompletedFix(), handle) }
+  }
+
+  /// Decodes a sentence of a known type and adds it to the assembler's cycle; `true` when
+  /// it completed the previous one.
+  ///
+  /// It builds no ``Sentence``: copying those payloads of a few hundred bytes, even empty
+  /// ones, cost more than decoding the sentence.
+  private struct Applying: SentenceVisitor {
+    let talker: Talker
+    let fields: FieldReader
+    /// The decoder's assembler, for the duration of one ``Sentence/Kind/visit(_:)``.
+    let assembler: UnsafeMutablePointer<FixAssembler>
+
+    @inline(__always)
+    func visit<Decoded: DecodedSentence>(_ type: Decoded.Type) throws(FieldError) -> Bool {
+      assembler.pointee.add(try Decoded(talker: talker, fields))
     }
   }
 
-  @inline(__always)
-  private mutating func accept<Decoded: DecodedSentence>(
-    _ sentence: Decoded, line: Int, _ handle: (DecoderEvent) -> Void
-  ) {
-    statistics.count(Decoded.kind)
-    if options.reportsSentences { handle(.sentence(sentence.wrapped, line: line)) }
-    if assembler.add(sentence) { deliver(assembler.takeCompletedFix(), handle) }
+  /// ``Applying``, also keeping the sentence as the public enum for `.sentence` events.
+  private struct Reporting: SentenceVisitor {
+    let talker: Talker
+    let fields: FieldReader
+    var assembler: UnsafeMutablePointer<FixAssembler>?
+    var reported: Sentence?
+
+    init(talker: Talker, fields: FieldReader) {
+      self.talker = talker
+      self.fields = fields
+    }
+
+    mutating func visit<Decoded: DecodedSentence>(_ type: Decoded.Type) throws(FieldError) -> Bool {
+      let sentence = try Decoded(talker: talker, fields)
+      reported = sentence.wrapped
+      return assembler!.pointee.add(sentence)
+    }
   }
 
   private mutating func deliver(_ fix: Fix, _ handle: (DecoderEvent) -> Void) {

@@ -65,24 +65,15 @@ public struct FixAssembler {
   /// Adds a sentence; returns the previous cycle's fix when this sentence starts a new
   /// cycle.
   public mutating func add(_ sentence: Sentence) -> Fix? {
-    let completed =
-      switch sentence {
-      case .gga(let gga): add(gga)
-      case .rmc(let rmc): add(rmc)
-      case .gll(let gll): add(gll)
-      case .gns(let gns): add(gns)
-      case .vtg(let vtg): add(vtg)
-      case .gsa(let gsa): add(gsa)
-      case .gsv(let gsv): add(gsv)
-      case .gst(let gst): add(gst)
-      case .zda(let zda): add(zda)
-      case .hdt(let hdt): add(hdt)
-      case .txt(let txt): add(txt)
-      case .dtm(let dtm): add(dtm)
-      case .gbs(let gbs): add(gbs)
-      // Sentences of other types carry nothing for a fix, nor a kind to learn from.
-      case .other: false
-      }
+    struct Adding: PayloadVisitor {
+      let assembler: UnsafeMutablePointer<FixAssembler>
+      func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> Bool { assembler.pointee.add(sentence) }
+    }
+    // Sentences of other types carry nothing for a fix, nor a kind to learn from.
+    let completed = withUnsafeMutablePointer(to: &self) { assembler in
+      var adding = Adding(assembler: assembler)
+      return sentence.visitPayload(&adding) ?? false
+    }
     return completed ? takeCompletedFix() : nil
   }
 

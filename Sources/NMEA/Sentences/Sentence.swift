@@ -25,46 +25,57 @@ public enum Sentence: Sendable, Equatable {
   public enum Kind: Int, CaseIterable, Sendable, CustomStringConvertible {
     case gga, rmc, gll, gns, vtg, gsa, gsv, gst, zda, hdt, txt, dtm, gbs
 
+    /// The kind of a three-letter type packed as `UInt32` (`"GGA"` → 0x474741).
+    @inline(__always)
     init?(type: UInt32) {
-      switch type {
-      case Self.pack("GGA"): self = .gga
-      case Self.pack("RMC"): self = .rmc
-      case Self.pack("GLL"): self = .gll
-      case Self.pack("GNS"): self = .gns
-      case Self.pack("VTG"): self = .vtg
-      case Self.pack("GSA"): self = .gsa
-      case Self.pack("GSV"): self = .gsv
-      case Self.pack("GST"): self = .gst
-      case Self.pack("ZDA"): self = .zda
-      case Self.pack("HDT"): self = .hdt
-      case Self.pack("TXT"): self = .txt
-      case Self.pack("DTM"): self = .dtm
-      case Self.pack("GBS"): self = .gbs
-      default: return nil
+      // A linear scan of thirteen integers: cheaper than hashing, and the list of kinds
+      // stays in one place (``visit(_:)``).
+      let index = Self.packedTypes.withUnsafeBufferPointer { types in
+        var index = 0
+        while index < types.count && types[index] != type { index += 1 }
+        return index
       }
+      self.init(rawValue: index)
     }
 
-    private static func pack(_ type: StaticString) -> UInt32 {
-      type.withUTF8Buffer { UInt32($0[0]) << 16 | UInt32($0[1]) << 8 | UInt32($0[2]) }
+    /// Every kind's packed type, in the order of the raw values.
+    private static let packedTypes: [UInt32] = allCases.map { kind in
+      let name = Array(kind.description.utf8)
+      return UInt32(name[0]) << 16 | UInt32(name[1]) << 8 | UInt32(name[2])
     }
 
     /// The three-letter type.
     public var description: String {
+      var name = Name()
+      return try! visit(&name)
+    }
+
+    /// The one place where a kind becomes its type: every path that decodes (``Sentence``,
+    /// the decoder's fast path) and everything known of a kind's type goes through it, so a
+    /// new sentence type costs its file, an enum case here and in ``Sentence``, and one line
+    /// below.
+    @inline(__always)
+    func visit<Visitor: SentenceVisitor>(_ visitor: inout Visitor) throws(FieldError) -> Visitor.Result {
       switch self {
-      case .gga: "GGA"
-      case .rmc: "RMC"
-      case .gll: "GLL"
-      case .gns: "GNS"
-      case .vtg: "VTG"
-      case .gsa: "GSA"
-      case .gsv: "GSV"
-      case .gst: "GST"
-      case .zda: "ZDA"
-      case .hdt: "HDT"
-      case .txt: "TXT"
-      case .dtm: "DTM"
-      case .gbs: "GBS"
+      case .gga: try visitor.visit(GGA.self)
+      case .rmc: try visitor.visit(RMC.self)
+      case .gll: try visitor.visit(GLL.self)
+      case .gns: try visitor.visit(GNS.self)
+      case .vtg: try visitor.visit(VTG.self)
+      case .gsa: try visitor.visit(GSA.self)
+      case .gsv: try visitor.visit(GSV.self)
+      case .gst: try visitor.visit(GST.self)
+      case .zda: try visitor.visit(ZDA.self)
+      case .hdt: try visitor.visit(HDT.self)
+      case .txt: try visitor.visit(TXT.self)
+      case .dtm: try visitor.visit(DTM.self)
+      case .gbs: try visitor.visit(GBS.self)
       }
+    }
+
+    /// A kind's type name.
+    private struct Name: SentenceVisitor {
+      func visit<Decoded: DecodedSentence>(_ type: Decoded.Type) -> String { Decoded.name.description }
     }
   }
 
@@ -81,20 +92,17 @@ public enum Sentence: Sendable, Equatable {
       self = .other(SentenceAddress(fields.address))
       return
     }
-    switch kind {
-    case .gga: self = .gga(try GGA(talker: talker, fields))
-    case .rmc: self = .rmc(try RMC(talker: talker, fields))
-    case .gll: self = .gll(try GLL(talker: talker, fields))
-    case .gns: self = .gns(try GNS(talker: talker, fields))
-    case .vtg: self = .vtg(try VTG(talker: talker, fields))
-    case .gsa: self = .gsa(try GSA(talker: talker, fields))
-    case .gsv: self = .gsv(try GSV(talker: talker, fields))
-    case .gst: self = .gst(try GST(talker: talker, fields))
-    case .zda: self = .zda(try ZDA(talker: talker, fields))
-    case .hdt: self = .hdt(try HDT(talker: talker, fields))
-    case .txt: self = .txt(try TXT(talker: talker, fields))
-    case .dtm: self = .dtm(try DTM(talker: talker, fields))
-    case .gbs: self = .gbs(try GBS(talker: talker, fields))
+    var wrapping = Wrapping(talker: talker, fields: fields)
+    self = try kind.visit(&wrapping)
+  }
+
+  /// Decodes a sentence of a known type into its case.
+  private struct Wrapping: SentenceVisitor {
+    let talker: Talker
+    let fields: FieldReader
+
+    func visit<Decoded: DecodedSentence>(_ type: Decoded.Type) throws(FieldError) -> Sentence {
+      try Decoded(talker: talker, fields).wrapped
     }
   }
 
@@ -129,20 +137,30 @@ public enum Sentence: Sendable, Equatable {
 
   /// The kind of a typed sentence; `nil` for ``other(_:)``.
   public var kind: Kind? {
+    struct KindOf: PayloadVisitor {
+      func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> Kind { Decoded.kind }
+    }
+    var kindOf = KindOf()
+    return visitPayload(&kindOf)
+  }
+
+  /// The typed payload handed to `visitor`: the one `switch` from a case to its type;
+  /// `nil` for ``other(_:)``.
+  func visitPayload<Visitor: PayloadVisitor>(_ visitor: inout Visitor) -> Visitor.Result? {
     switch self {
-    case .gga: .gga
-    case .rmc: .rmc
-    case .gll: .gll
-    case .gns: .gns
-    case .vtg: .vtg
-    case .gsa: .gsa
-    case .gsv: .gsv
-    case .gst: .gst
-    case .zda: .zda
-    case .hdt: .hdt
-    case .txt: .txt
-    case .dtm: .dtm
-    case .gbs: .gbs
+    case .gga(let sentence): visitor.visit(sentence)
+    case .rmc(let sentence): visitor.visit(sentence)
+    case .gll(let sentence): visitor.visit(sentence)
+    case .gns(let sentence): visitor.visit(sentence)
+    case .vtg(let sentence): visitor.visit(sentence)
+    case .gsa(let sentence): visitor.visit(sentence)
+    case .gsv(let sentence): visitor.visit(sentence)
+    case .gst(let sentence): visitor.visit(sentence)
+    case .zda(let sentence): visitor.visit(sentence)
+    case .hdt(let sentence): visitor.visit(sentence)
+    case .txt(let sentence): visitor.visit(sentence)
+    case .dtm(let sentence): visitor.visit(sentence)
+    case .gbs(let sentence): visitor.visit(sentence)
     case .other: nil
     }
   }
