@@ -13,7 +13,7 @@ let package = Package(
   targets: [
     // bytes -> framed, checksummed sentences -> typed sentences -> fixes
     .target(name: "NMEA"),
-    // WGS84 geodesic distance and azimuth; no dependencies
+    // WGS84 geodesic distance and azimuth, local map projections; no dependencies
     .target(name: "Geodesy"),
     // gpsd's client library, libgps (Debian: libgps-dev)
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),

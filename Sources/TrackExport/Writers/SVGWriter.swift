@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import NMEA
 
@@ -58,43 +59,6 @@ public final class SVGWriter: ExportWriter {
       SVGMap(track: writer.track, header: named).render(into: &output, top: Int(SVGMap.height) * index)
     }
     output.append("</svg>\n")
-  }
-}
-
-/// A local equirectangular projection: metres east and north of a centre, using the
-/// ellipsoid's radii of curvature at the centre's latitude.
-public struct SVGProjection {
-  public let latitude: Double
-  public let longitude: Double
-  /// Metres per degree of longitude and of latitude at the centre.
-  public let eastPerDegree: Double
-  public let northPerDegree: Double
-
-  public init(latitude: Double, longitude: Double) {
-    self.latitude = latitude
-    self.longitude = longitude
-    let a = 6_378_137.0
-    let flattening = 1 / 298.257_223_563
-    let e2 = flattening * (2 - flattening)
-    let sine = sin(latitude * .pi / 180)
-    let w = (1 - e2 * sine * sine).squareRoot()
-    let prime = a / w
-    let meridional = a * (1 - e2) / (w * w * w)
-    eastPerDegree = prime * cos(latitude * .pi / 180) * .pi / 180
-    northPerDegree = meridional * .pi / 180
-  }
-
-  /// Metres east and north of the centre (longitudes wrapped across the antimeridian).
-  public func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
-    ((SVGProjection.wrap(longitude - self.longitude)) * eastPerDegree, (latitude - self.latitude) * northPerDegree)
-  }
-
-  /// A longitude difference in [-180, 180).
-  public static func wrap(_ degrees: Double) -> Double {
-    var value = degrees.truncatingRemainder(dividingBy: 360)
-    if value >= 180 { value -= 360 }
-    if value < -180 { value += 360 }
-    return value
   }
 }
 
@@ -189,21 +153,21 @@ public struct SVGMap {
     for point in points {
       south = min(south, point.latitude)
       north = max(north, point.latitude)
-      let longitude = reference + SVGProjection.wrap(point.longitude - reference)
+      let longitude = reference + LocalProjection.wrap(point.longitude - reference)
       west = min(west, longitude)
       east = max(east, longitude)
     }
-    let projection = SVGProjection(latitude: (south + north) / 2, longitude: (west + east) / 2)
+    let projection = LocalProjection(latitude: (south + north) / 2, longitude: (west + east) / 2)
     let corner = projection.project(latitude: north, longitude: east)
-    let extentX = max(2 * abs(corner.x), Self.minimumExtent)
-    let extentY = max(2 * abs(corner.y), Self.minimumExtent)
+    let extentX = max(2 * abs(corner.east), Self.minimumExtent)
+    let extentY = max(2 * abs(corner.north), Self.minimumExtent)
     let frame = Self.frame
     let scale = min(frame.width * 0.9 / extentX, frame.height * 0.9 / extentY)
     let centreX = frame.x + frame.width / 2
     let centreY = frame.y + frame.height / 2
     func pixel(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {
       let metres = projection.project(latitude: latitude, longitude: longitude)
-      return (centreX + metres.x * scale, centreY - metres.y * scale)
+      return (centreX + metres.east * scale, centreY - metres.north * scale)
     }
 
     // Points closer than half a pixel add nothing to the drawing: merged.
@@ -288,7 +252,7 @@ public struct SVGMap {
     var note = "Fix gaps over \(fixed(header.gap, header.gap.rounded() == header.gap ? 0 : 1)) s are left open. "
     if header.gap <= 0 { note = "" }
     let latitude = "\(fixed(abs(projection.latitude), 4))° \(projection.latitude < 0 ? "S" : "N")"
-    let centre = SVGProjection.wrap(projection.longitude)
+    let centre = LocalProjection.wrap(projection.longitude)
     let longitude = "\(fixed(abs(centre), 4))° \(centre < 0 ? "W" : "E")"
     note += "Local equirectangular projection about \(latitude), \(longitude); north up. Made by whereami."
     output.append(xmlText: note)

@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import TrackExport
 
@@ -35,8 +36,8 @@ enum TrackMap {
       horizontal: Double(max(1, min(centre.x, canvas.width - 1 - centre.x))),
       vertical: Double(max(1, min(centre.y, canvas.height - 1 - centre.y)))
     )
-    let projection = LocalProjection(origin: TrackPoint(latitude: location.latitude, longitude: location.longitude))
-    let projected = track.map(projection.project)
+    let projection = LocalProjection(latitude: location.latitude, longitude: location.longitude)
+    let projected = track.map { projection.project(latitude: $0.latitude, longitude: $0.longitude) }
     var east = 0.0
     var north = 0.0
     for point in projected {
@@ -152,28 +153,5 @@ enum TrackMap {
     let indent = max(0, (columns - TextWidth.width(text)) / 2)
     lines[rows / 2] = String(repeating: " ", count: indent) + text
     return lines
-  }
-}
-
-/// A local flat projection around an origin: metres east and north, accurate to a few
-/// parts per thousand within tens of kilometres, which is all a terminal map can show.
-struct LocalProjection {
-  let origin: TrackPoint
-  private let metresPerDegreeLatitude: Double
-  private let metresPerDegreeLongitude: Double
-
-  /// A projection centred on `origin`, with the WGS84 lengths of a degree there.
-  init(origin: TrackPoint) {
-    self.origin = origin
-    let phi = origin.latitude * Double.pi / 180
-    metresPerDegreeLatitude = 111_132.954 - 559.822 * cos(2 * phi) + 1.175 * cos(4 * phi)
-    metresPerDegreeLongitude = 111_412.84 * cos(phi) - 93.5 * cos(3 * phi) + 0.118 * cos(5 * phi)
-  }
-
-  /// Metres east and north of the origin.
-  func project(_ point: TrackPoint) -> (east: Double, north: Double) {
-    var longitude = point.longitude - origin.longitude
-    if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-    return (longitude * metresPerDegreeLongitude, (point.latitude - origin.latitude) * metresPerDegreeLatitude)
   }
 }
