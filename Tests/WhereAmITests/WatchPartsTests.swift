@@ -132,9 +132,9 @@ import Testing
     #expect(local.description == "1970-01-01T02:00:00.000Z")
   }
 
-  @Test func anExportsTrackIsNamedAfterItsSource() {
-    #expect(ExportCommand.trackName("fixtures/walk.nmea") == "walk")
-    #expect(ExportCommand.trackName("-") == "standard input")
-    #expect(ExportCommand.trackName("gpsd://") == "gpsd://localhost:2947")
+  @Test func anExportsTrackIsNamedAfterItsSource() throws {
+    #expect(ExportCommand.trackName(try SourceAddress("fixtures/walk.nmea")) == "walk")
+    #expect(ExportCommand.trackName(try SourceAddress("-")) == "standard input")
+    #expect(ExportCommand.trackName(try SourceAddress("gpsd://")) == "gpsd://localhost:2947")
   }
 }

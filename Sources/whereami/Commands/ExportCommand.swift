@@ -29,7 +29,7 @@ enum ExportCommand {
         help: "Segments at fix gaps (default), or one per trip, stops left out (GPX: a track each)."),
       OptionSpec(name: "points", value: nil, help: "GeoJSON: one Point feature per fix instead of lines."),
       OptionSpec(name: "name", value: "NAME", help: "The track's name (default: the SOURCE's file name)."),
-    ] + LocationSession.specs,
+    ] + SourceRun.specs,
     discussion: """
       SOURCE is what print takes: a log file, - for standard input, a serial receiver,
       tcp://HOST:PORT or gpsd://HOST:PORT. A live source is recorded until Ctrl-C or
@@ -60,19 +60,21 @@ enum ExportCommand {
       throw CommandError(message: "export: --points is for --format geojson", code: .usage)
     }
     let source = arguments.positionals[0]
+    let address = try SourceRun.address(arguments, defaultSource: "-")
     let splitTrips: Bool
     switch arguments.value("split") {
     case nil, "gaps": splitTrips = false
     case "trips": splitTrips = true
     case let other?: throw CommandError(message: "export: --split '\(other)' is not gaps or trips", code: .usage)
     }
-    var header = ExportHeader(name: arguments.value("name") ?? trackName(source), source: source, gap: gap)
+    var header = ExportHeader(name: arguments.value("name") ?? trackName(address), source: source, gap: gap)
     header.segmentsAreTrips = splitTrips
     if let file = arguments.value("output"), isSameFile(file, source) {
       // Renaming the export over its own log would lose the log.
       throw CommandError(message: "export: -o '\(file)' is the SOURCE itself", code: .usage)
     }
-    let session = try ExportSession(arguments, command: spec.name, gap: gap, splitTrips: splitTrips)
+    let run = try SourceRun(arguments, address: address, command: spec.name, label: "whereami.export")
+    let session = ExportSession(run, output: arguments.value("output"), gap: gap, splitTrips: splitTrips)
     let output = try ExportOutput.open(arguments.value("output"), partial: session.partialFile)
     let writer: any ExportWriter
     do throws(ExportError) {
@@ -145,8 +147,7 @@ enum ExportCommand {
 
   /// The default track name: a log file's name without its extension, otherwise the
   /// source's description (`gpsd://localhost:2947`, `standard input`).
-  static func trackName(_ source: String) -> String {
-    guard let address = try? SourceAddress(source) else { return source }
+  static func trackName(_ address: SourceAddress) -> String {
     guard case .file(let path) = address else { return address.description }
     let file = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }

@@ -16,7 +16,7 @@ enum PrintCommand {
     maximumArguments: 1,
     options: [
       OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names.")
-    ] + LocationSession.specs,
+    ] + SourceRun.specs,
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
       /dev/ttyACM0, ...), a TCP NMEA stream (tcp://HOST:PORT) or gpsd (gpsd://HOST:PORT,
@@ -42,13 +42,12 @@ enum PrintCommand {
   static func follow(_ arguments: ParsedArguments, command: String, replaySpeed: Double?) throws(CommandError) {
     // A log read at full speed is buffered; anything live (or paced) is written line by
     // line, so that `whereami print /dev/ttyUSB0 | tee track.log` shows fixes as they come.
-    let source = arguments.positionals.first ?? defaultSource
-    let isLive = (try? SourceAddress(source))?.isLive ?? true
-    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: isLive || replaySpeed != nil)
+    let source = try SourceRun(
+      arguments, address: SourceRun.address(arguments, defaultSource: defaultSource), command: command,
+      replaySpeed: replaySpeed, label: "whereami.print")
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: source.isLive || replaySpeed != nil)
     let json = arguments.has("json")
-    let session = try LocationSession(
-      arguments, command: command, replaySpeed: replaySpeed, defaultSource: defaultSource
-    ) { location, odometer, severalDevices in
+    let session = LocationSession(source, verbose: arguments.has("verbose")) { location, odometer, severalDevices in
       output.write { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
@@ -81,7 +80,7 @@ enum ReplayCommand {
         name: "speed", value: "X",
         help: "Replay X times faster (default 1; 0.5 is half speed, 0.01 the slowest; 0 as fast as it reads)."),
       OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
-    ] + LocationSession.specs.filter { $0.name != "baud" },
+    ] + SourceRun.specs.filter { $0.name != "baud" },
     discussion: "The output is that of whereami print.")
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {

@@ -20,7 +20,7 @@ enum TripsCommand {
         name: "stop", value: "SECONDS", help: "Standing this long ends a trip (default 60: lights do not)."),
       OptionSpec(
         name: "minimum", value: "METRES", help: "A trip shorter than this is noise, not a trip (default 50)."),
-    ] + LocationSession.specs.filter { $0.name != "accuracy" && $0.name != "distance-filter" },
+    ] + SourceRun.specs.filter { $0.name != "accuracy" && $0.name != "distance-filter" },
     discussion: """
       SOURCE is any source of whereami print (default gpsd://localhost:2947); a live
       source prints each trip as it ends, and Ctrl-C ends the trip under way. A trip begins when the receiver really
@@ -34,12 +34,13 @@ enum TripsCommand {
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     let stop = try positive(arguments, "stop") ?? 60
     let minimum = try positive(arguments, "minimum") ?? 50
-    let source = arguments.positionals.first ?? PrintCommand.defaultSource
-    let isLive = (try? SourceAddress(source))?.isLive ?? true
-    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: isLive)
+    let source = try SourceRun(
+      arguments, address: SourceRun.address(arguments, defaultSource: PrintCommand.defaultSource),
+      command: spec.name, label: "whereami.trips")
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: source.isLive)
     let listing = TripListing(json: arguments.has("json"), output: output)
-    let session = try LocationSession(
-      arguments, command: spec.name, defaultSource: PrintCommand.defaultSource,
+    let session = LocationSession(
+      source, verbose: arguments.has("verbose"),
       movement: MovementRecognizer(stopDuration: stop, minimumDistance: minimum),
       recognized: { listing.recognized($0) },
       render: { location, _, _ in listing.located(location) })

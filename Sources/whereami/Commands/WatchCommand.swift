@@ -24,7 +24,7 @@ enum WatchCommand {
         name: "coords", value: "STYLE",
         help: "Coordinates as decimal degrees (decimal, the default), degrees and minutes (dm) or dms."),
       OptionSpec(name: "units", value: "UNITS", help: "metric (the default), imperial or nautical."),
-    ] + LocationSession.specs,
+    ] + SourceRun.specs,
     discussion: """
       SOURCE is gpsd://HOST[:PORT][/DEVICE] (default \(defaultSource)), a serial device
       (/dev/ttyUSB0), tcp://HOST:PORT (an NMEA stream), - for standard input, or an NMEA log
@@ -40,16 +40,10 @@ enum WatchCommand {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     let options = try displayOptions(arguments)
-    let text = arguments.positionals.first ?? defaultSource
-    let address = try? SourceAddress(text)
-    // An invalid SOURCE is reported by makeManager, with its reason.
-    let speed =
-      try address.map { address throws(CommandError) in
-        try replaySpeed(arguments, replaying: isLogFile(address))
-      } ?? nil
-    let queue = DispatchQueue(label: "whereami.watch")
-    let (manager, name) = try LocationSession.makeManager(
-      arguments, command: spec.name, replaySpeed: speed, defaultSource: defaultSource, queue: queue)
+    let address = try SourceRun.address(arguments, defaultSource: defaultSource)
+    let speed = try replaySpeed(arguments, replaying: isLogFile(address))
+    let source = try SourceRun(
+      arguments, address: address, command: spec.name, replaySpeed: speed, label: "whereami.watch")
     let display: any WatchDisplay
     if usesFullScreen() {
       let terminal = Terminal(output: STDOUT_FILENO, standardInputIsData: address == .standardInput)
@@ -58,7 +52,7 @@ enum WatchCommand {
       display = LineDisplay()
     }
     let session = WatchSession(
-      manager: manager, queue: queue, model: WatchModel(sourceName: name, options: options), display: display)
+      source: source, model: WatchModel(sourceName: source.name, options: options), display: display)
     try session.run()
   }
 

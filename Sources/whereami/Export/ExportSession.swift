@@ -12,7 +12,7 @@ import TrackExport
 /// gpsd devices apart and writes the format.
 ///
 /// `--accuracy` and `--distance-filter` mean what they mean for `print` (the same options,
-/// parsed by ``LocationSession/makeManager``), but the document applies them rather than
+/// parsed by ``SourceRun``), but the document applies them rather than
 /// the manager, so that fixes they leave out do not look like a gap (see ``TrackDocument``).
 ///
 /// Ctrl-C or SIGTERM on a live source (gpsd, a serial receiver, a TCP stream, a pipe) ends
@@ -40,44 +40,40 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     case failed(CommandError)
   }
 
+  /// The SOURCE and its manager.
+  let source: SourceRun
   /// The source's name for messages.
-  let sourceName: String
-  /// Whether the source goes on until stopped (gpsd, serial, TCP, a pipe).
-  let isLive: Bool
+  var sourceName: String { source.name }
   /// The `-o FILE` export's partial file, for the signal handlers.
   let partialFile = PartialFile()
-  private let queue = DispatchQueue(label: "whereami.export")
+  private var queue: DispatchQueue { source.queue }
+  private var manager: LocationManager { source.manager }
   private let signalQueue = DispatchQueue(label: "whereami.export.signals")
   private var signalsSeen = 0
-  private let manager: LocationManager
   /// `--accuracy` and `--distance-filter`, applied by the document (see above).
   private let filter: LocationFilter
   private let gap: Double
   private let splitTrips: Bool
-  private let finished = DispatchSemaphore(value: 0)
 
   private var document: TrackDocument?
   private var output: ExportOutput?
   private var outcome = Outcome.ended
-  private var stopped = false
+  private var stopped: Bool { source.hasFinished }
   private var messages = RepeatedMessages()
 
-  /// Prepares the manager for the SOURCE in `arguments`; starts nothing.
-  init(_ arguments: ParsedArguments, command: String, gap: Double, splitTrips: Bool = false) throws(CommandError) {
-    let (configured, name) = try LocationSession.makeManager(
-      arguments, command: command, replaySpeed: nil, defaultSource: "-", queue: queue)
-    // The filters are applied here (see above): the manager delivers every fix.
-    filter = LocationFilter(desiredAccuracy: configured.desiredAccuracy, distanceFilter: configured.distanceFilter)
-    configured.desiredAccuracy = LocationAccuracy.best
-    configured.distanceFilter = LocationDistance.none
-    manager = configured
-    sourceName = name
-    isLive = (try? SourceAddress(arguments.positionals.first ?? "-"))?.isLive ?? true
+  /// Takes `source`'s manager; starts nothing.
+  init(_ source: SourceRun, output: String?, gap: Double, splitTrips: Bool = false) {
+    self.source = source
+    let manager = source.manager
+    // The filters are applied by the document (see above): the manager delivers every fix.
+    filter = LocationFilter(desiredAccuracy: manager.desiredAccuracy, distanceFilter: manager.distanceFilter)
+    manager.desiredAccuracy = LocationAccuracy.best
+    manager.distanceFilter = LocationDistance.none
     self.gap = gap
     self.splitTrips = splitTrips
     manager.delegate = self
     // From before the output is opened, so that no signal can leave its partial file.
-    let output = arguments.value("output")
+    let isLive = source.isLive
     Interrupts.handle(on: signalQueue) { [self] signalNumber in
       signalsSeen += 1
       if isLive && signalsSeen == 1 {
@@ -105,7 +101,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     let started = queue.sync { () -> Bool in
       self.document = document
       self.output = output
-      if isLive { output.flushesEachFix = true }
+      if source.isLive { output.flushesEachFix = true }
       do throws(ExportError) {
         try document.begin(into: &output.buffer)
       } catch {
@@ -116,9 +112,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       return true
     }
     guard started else { return queue.sync { outcome } }
-    manager.startUpdatingLocation()
-    finished.wait()
-    manager.stopUpdatingLocation()
+    source.run()
     return queue.sync {
       switch outcome {
       case .ended, .recordingStopped:
@@ -142,11 +136,9 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// Ends the session (on `queue`) with `outcome`, once.
   private func finish(_ outcome: Outcome) {
-    guard !stopped else { return }
-    stopped = true
+    guard source.finish() else { return }
     self.outcome = outcome
     manager.stopUpdatingLocation()
-    finished.signal()
   }
 
   /// Ends the process for an interruption, from the signal queue, without waiting for the
@@ -201,6 +193,6 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
     if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
     guard error.isFinal else { return }
-    finish(.failed(CommandError(message: nil, code: LocationSession.exitCode(for: error))))
+    finish(.failed(CommandError(message: nil, code: SourceRun.exitCode(for: error))))
   }
 }

@@ -30,12 +30,14 @@ protocol WatchDisplay: AnyObject {
 /// on one serial queue, so the model needs no lock.
 final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   // @unchecked Sendable: every mutable property (`models`, `devices`, `selected`,
-  // `failure`, `isFinished`, `signalSources`) and the display are touched only on `queue`, the manager's serial
-  // callback queue, on which the signal sources and the display's sources also run; `run`
-  // reaches them through `queue.sync`.
+  // `failure`, `signalSources`) and the display are touched only on the source's queue,
+  // the manager's serial callback queue, on which the signal handlers and the display's
+  // sources also run; `run` reaches them through the source's run, on that queue.
 
+  /// The SOURCE and its manager.
+  let source: SourceRun
   /// The queue everything runs on.
-  let queue: DispatchQueue
+  var queue: DispatchQueue { source.queue }
   /// What is shown: the selected device's model; read by the display on `queue`.
   var model: WatchModel { models[selected] ?? blank }
   /// One model per device ("" for a source that is one receiver; gpsd may have several),
@@ -44,41 +46,33 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   private var devices: [String] = []
   private var selected = ""
   private let blank: WatchModel
-  private let manager: LocationManager
   private let display: any WatchDisplay
-  private let finished = DispatchSemaphore(value: 0)
   private var failure: CommandError?
-  private var isFinished = false
+  private var isFinished: Bool { source.hasFinished }
   private var signalSources: [any DispatchSourceSignal] = []
 
-  /// A session showing `manager`'s locations on `display`; `queue` must be the manager's
-  /// callback queue.
-  init(manager: LocationManager, queue: DispatchQueue, model: WatchModel, display: any WatchDisplay) {
-    self.manager = manager
-    self.queue = queue
+  /// A session showing `source`'s locations on `display`.
+  init(source: SourceRun, model: WatchModel, display: any WatchDisplay) {
+    self.source = source
     blank = model
     self.display = display
-    manager.delegate = self
+    source.manager.delegate = self
   }
 
   /// Runs until the end; throws the error that ended it, if any, once the terminal is
   /// restored.
   func run() throws(CommandError) {
-    queue.sync {
-      Interrupts.handle(on: queue) { [self] _ in finish(nil) }
-      display.begin(self)
-    }
-    manager.startUpdatingLocation()
-    finished.wait()
-    let failure = queue.sync {
-      signalSources.forEach { $0.cancel() }
-      let displayFailure = display.end()
-      return self.failure ?? displayFailure
-    }
-    manager.stopUpdatingLocation()
-    queue.sync { display.close() }
-    // Only now, with the terminal restored, may a signal end the program at once.
-    Interrupts.reset()
+    var failure: CommandError?
+    // Only once the terminal is restored may a signal end the program at once.
+    source.run(
+      onSignal: { [self] _ in finish(nil) },
+      starting: { display.begin(self) },
+      ending: {
+        signalSources.forEach { $0.cancel() }
+        let displayFailure = display.end()
+        failure = self.failure ?? displayFailure
+      },
+      stopped: { display.close() })
     if let failure { throw failure }
   }
 
@@ -97,9 +91,8 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   /// Call on the queue.
   func finish(_ failure: CommandError?) {
     guard !isFinished else { return }
-    isFinished = true
     self.failure = failure
-    finished.signal()
+    source.finish()
   }
 
   /// Shows a line that something wrote on standard error. Call on the queue.
@@ -157,7 +150,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     if error.code == .sourceEnded {
       if !display.waitsAtEnd { finish(nil) }
     } else if error.isFinal {
-      finish(CommandError(message: "\(error)", code: LocationSession.exitCode(for: error)))
+      finish(CommandError(message: "\(error)", code: SourceRun.exitCode(for: error)))
     }
   }
 }

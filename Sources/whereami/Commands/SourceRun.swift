@@ -1,0 +1,146 @@
+import Dispatch
+import LocationKit
+import NMEA
+
+/// What every command that follows a SOURCE shares (print, replay, trips, watch,
+/// export): the SOURCE parsed once, a location manager for it with the command line's
+/// options and its callbacks on ``queue``, and the wait for the end, which comes once
+/// however many things ask for it (a signal, the source's end, a closed output).
+///
+/// The commands' sessions are the manager's delegates; what they do with the events is
+/// theirs, the lifecycle is this.
+final class SourceRun: @unchecked Sendable {
+  // @unchecked Sendable: `isFinished` is read and written only on `queue`; everything
+  // else is immutable after init.
+
+  /// The options of every command that follows a source.
+  static let specs: [OptionSpec] =
+    [
+      OptionSpec(
+        name: "accuracy", value: "METRES", help: "Skip fixes whose horizontal accuracy is worse (or unknown)."),
+      OptionSpec(
+        name: "distance-filter", value: "METRES", help: "Skip fixes closer than this to the last one printed."),
+      OptionSpec(name: "baud", value: "RATE", help: "Serial speed, 4800 to 921600 (default 9600)."),
+      OptionSpec(
+        name: "verbose", short: "v", value: nil,
+        help: "Report every rejected line on standard error (source, line and reason)."),
+    ] + DecodeOptions.specs
+
+  /// The SOURCE, as parsed.
+  let address: SourceAddress
+  /// The manager, configured; its callbacks run on ``queue``.
+  let manager: LocationManager
+  /// The serial queue of the manager's callbacks, and of the signal handlers that
+  /// ``run(onSignal:starting:ending:stopped:)`` installs.
+  let queue: DispatchQueue
+  private let finished = DispatchSemaphore(value: 0)
+  private var isFinished = false
+
+  /// The source's name for messages (`walk.nmea`, `gpsd://localhost:2947`).
+  var name: String { address.description }
+  /// Whether the source goes on until stopped (gpsd, serial, TCP, a pipe).
+  var isLive: Bool { address.isLive }
+
+  /// The SOURCE of a command line: its first positional argument, or `defaultSource`.
+  static func address(_ arguments: ParsedArguments, defaultSource: String) throws(CommandError) -> SourceAddress {
+    do throws(LocationError) {
+      return try SourceAddress(arguments.positionals.first ?? defaultSource)
+    } catch {
+      throw CommandError(message: error.message, code: .usage)
+    }
+  }
+
+  /// A manager for `address` with `--accuracy`, `--distance-filter`, `--baud`,
+  /// `--verbose`, `--strict` and `--date` applied; starts nothing.
+  init(
+    _ arguments: ParsedArguments, address: SourceAddress, command: String, replaySpeed: Double? = nil,
+    label: String
+  ) throws(CommandError) {
+    self.address = address
+    queue = DispatchQueue(label: label)
+    var options = SourceAddress.SourceOptions()
+    options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command)
+    options.nmea.replaySpeed = replaySpeed
+    if let baud = arguments.value("baud") {
+      guard let rate = Int(baud) else {
+        throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage)
+      }
+      options.baud = rate
+    }
+    if arguments.has("verbose") {
+      options.nmea.decoder.detailsRejections = true
+      let name = address.description
+      options.nmea.onRejection = { rejection in
+        printError("whereami: \(name):\(rejection.line): \(rejection.explanation)")
+      }
+    }
+    let source: any LocationSource
+    do throws(LocationError) {
+      source = try address.makeSource(options)
+    } catch {
+      throw CommandError(message: error.message, code: .usage)
+    }
+    manager = LocationManager(source: source, callbackQueue: queue)
+    // Accuracies are shown to 0.1 m: --accuracy 3.5 keeps every fix shown as "acc 3.5 m".
+    manager.desiredAccuracy =
+      try Self.metres(arguments, "accuracy", command: command).map { $0 + 0.049_999 } ?? LocationAccuracy.best
+    manager.distanceFilter = try Self.metres(arguments, "distance-filter", command: command) ?? LocationDistance.none
+    // A slowed replay is silent for longer than a receiver: scale the watchdog with it.
+    if let replaySpeed, replaySpeed < 1 { manager.watchdogTimeout = manager.watchdogTimeout / replaySpeed }
+  }
+
+  /// Starts updates and waits until ``finish()``. With `onSignal`, Ctrl-C, SIGTERM, SIGQUIT
+  /// and SIGHUP call it on the queue meanwhile, and end the program again once the run is
+  /// over. On the queue: `starting` runs once the signals are caught and before updates
+  /// start; `ending` before the manager stops (a display puts the terminal back first, so
+  /// that a source slow to stop never keeps it); `stopped` after.
+  func run(
+    onSignal: (@Sendable (Int32) -> Void)? = nil, starting: () -> Void = {}, ending: () -> Void = {},
+    stopped: () -> Void = {}
+  ) {
+    queue.sync {
+      if let onSignal { Interrupts.handle(on: queue, onSignal) }
+      starting()
+    }
+    manager.startUpdatingLocation()
+    finished.wait()
+    queue.sync(execute: ending)
+    manager.stopUpdatingLocation()
+    queue.sync(execute: stopped)
+    // The handler holds its session: release it so that the session can go.
+    if onSignal != nil { Interrupts.reset() }
+  }
+
+  /// Ends ``run(onSignal:starting:ending:stopped:)``, once; `false` when it had ended already. Call on the
+  /// queue.
+  @discardableResult
+  func finish() -> Bool {
+    guard !isFinished else { return false }
+    isFinished = true
+    finished.signal()
+    return true
+  }
+
+  /// Whether ``finish()`` has been called. Call on the queue.
+  var hasFinished: Bool { isFinished }
+
+  /// The exit code for a final error: 77 denied, 66 not found, 64 invalid, 74 the rest.
+  static func exitCode(for error: LocationError) -> ExitCode {
+    switch error.code {
+    case .denied: .permissionDenied
+    case .sourceNotFound: .noInput
+    case .invalidSource: .usage
+    default: .ioError
+    }
+  }
+
+  private static func metres(_ arguments: ParsedArguments, _ name: String, command: String) throws(CommandError)
+    -> Double?
+  {
+    guard let text = arguments.value(name) else { return nil }
+    guard let value = Double(text), value >= 0, value.isFinite else {
+      throw CommandError(message: "\(command): --\(name) '\(text)' is not a distance in metres", code: .usage)
+    }
+    return value
+  }
+}
