@@ -25,12 +25,7 @@ final class FileDescriptor: @unchecked Sendable {
 
   /// Writes all of `bytes`.
   func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-    var offset = 0
-    while offset < bytes.count {
-      offset += try retryingInterrupts("write") {
-        Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
-      }
-    }
+    if let failure = SystemIO.writeAll(bytes, to: rawValue) { throw SystemError(call: "write", errno: failure) }
   }
 
   /// Runs `body` with the descriptor unless it has been closed; the descriptor cannot be

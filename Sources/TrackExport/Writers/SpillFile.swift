@@ -1,3 +1,5 @@
+import LocationKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -57,15 +59,9 @@ public final class SpillFile {
   private static func write(_ buffer: borrowing ByteBuffer, to descriptor: Int32, directory: String)
     throws(ExportError)
   {
-    let bytes = buffer.bytes
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw failure("write", directory)
-      }
-      offset += written
+    if let failed = SystemIO.writeAll(UnsafeRawBufferPointer(buffer.bytes), to: descriptor) {
+      errno = failed
+      throw failure("write", directory)
     }
   }
 

@@ -1,3 +1,4 @@
+import LocationKit
 import TrackExport
 
 #if canImport(Glibc)
@@ -113,24 +114,15 @@ final class ExportOutput {
     defer { bytes.removeAll() }
     if let failure { throw ExportError(message: failure.message ?? "cannot write '\(name)'") }
     guard !isClosed else { return }
-    let view = bytes.bytes
-    var offset = 0
-    while offset < view.count {
-      let written = Glibc.write(descriptor, view.baseAddress! + offset, view.count - offset)
-      if written >= 0 {
-        offset += written
-        continue
-      }
-      if errno == EINTR { continue }
-      if errno == EPIPE, case .standardOutput = target {
-        // Nobody reads the output any more (`| head`): not an error.
-        isClosed = true
-        return
-      }
-      let error = ExportError(message: "cannot write '\(name)': \(String(cString: strerror(errno)))")
-      failure = CommandError(error)
-      throw error
+    guard let failed = SystemIO.writeAll(UnsafeRawBufferPointer(bytes.bytes), to: descriptor) else { return }
+    if failed == EPIPE, case .standardOutput = target {
+      // Nobody reads the output any more (`| head`): not an error.
+      isClosed = true
+      return
     }
+    let error = ExportError(message: "cannot write '\(name)': \(String(cString: strerror(failed)))")
+    failure = CommandError(error)
+    throw error
   }
 
   /// Finishes a complete export: flushes, and for `-o FILE` syncs, closes and renames the

@@ -1,3 +1,4 @@
+import LocationKit
 import TrackExport
 
 #if canImport(Glibc)
@@ -50,19 +51,12 @@ struct OutputStream: ~Copyable {
 
   /// Writes out everything buffered.
   mutating func flush() {
-    let bytes = buffer.bytes
-    var offset = 0
-    while offset < bytes.count && !isClosed {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        if errno != EPIPE {
-          failure = CommandError(message: "cannot write output: \(String(cString: strerror(errno)))", code: .ioError)
-        }
-        isClosed = true
-      } else {
-        offset += written
+    if !isClosed, let failed = SystemIO.writeAll(UnsafeRawBufferPointer(buffer.bytes), to: descriptor) {
+      // A reader that went away (`| head`) is no error: the output just ends.
+      if failed != EPIPE {
+        failure = CommandError(message: "cannot write output: \(String(cString: strerror(failed)))", code: .ioError)
       }
+      isClosed = true
     }
     buffer.removeAll()
   }
@@ -71,5 +65,5 @@ struct OutputStream: ~Copyable {
 /// Writes one line to standard error at once.
 func printError(_ message: String) {
   let line = Array((message + "\n").utf8)
-  line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  line.withUnsafeBytes { _ = SystemIO.writeAll($0, to: STDERR_FILENO) }
 }

@@ -1,3 +1,5 @@
+import LocationKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -90,26 +92,7 @@ final class Terminal {
   /// time.
   func write(_ text: String) -> Int32? {
     var text = text
-    return text.withUTF8 { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
-        if written >= 0 {
-          offset += written
-          continue
-        }
-        switch errno {
-        case EINTR:
-          continue
-        case EAGAIN, EWOULDBLOCK:
-          var writable = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-          if poll(&writable, 1, 1000) == 0 { return EAGAIN }
-        default:
-          return errno
-        }
-      }
-      return nil
-    }
+    return text.withUTF8 { SystemIO.writeAll(UnsafeRawBufferPointer($0), to: output, timeout: 1) }
   }
 
   /// The keys typed since the last call; `nil` at the end of input or on an error.

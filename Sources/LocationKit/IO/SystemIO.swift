@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Thin wrappers over system calls that every layer needs the same way.
+public enum SystemIO {
+  /// Writes every byte of `bytes` to `descriptor`: the package's one write loop, with one
+  /// policy. A signal's interruption is retried. A descriptor left non-blocking (by another
+  /// program sharing it) is waited for until it takes bytes again, or for at most `timeout`
+  /// seconds at a time when given (a terminal stopped by flow control must not hang a
+  /// display for good). Returns `nil` when everything was written, or the `errno` of the
+  /// failure (`EPIPE`: the reader went away; `EAGAIN`: the wait timed out).
+  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, timeout: Double? = nil) -> Int32? {
+    guard var next = bytes.baseAddress else { return nil }
+    var left = bytes.count
+    while left > 0 {
+      let written = Glibc.write(descriptor, next, left)
+      if written >= 0 {
+        next += written
+        left -= written
+        continue
+      }
+      switch errno {
+      case EINTR:
+        continue
+      case EAGAIN, EWOULDBLOCK:
+        var writable = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        let milliseconds = timeout.map { Int32(max(0, min(Double(Int32.max), $0 * 1000))) } ?? -1
+        let ready = poll(&writable, 1, milliseconds)
+        if ready == 0 { return EAGAIN }
+        if ready < 0 && errno != EINTR { return errno }
+      case let failure:
+        return failure
+      }
+    }
+    return nil
+  }
+}
