@@ -4,11 +4,11 @@
 
 /// An open file descriptor that closes itself: one owner, closed exactly once.
 final class FileDescriptor: @unchecked Sendable {
-  // @unchecked Sendable: `rawValue` is immutable; `close()` is guarded by `lock` so that
-  // concurrent closes (stop from one thread, end of input on the reader) close once.
+  // @unchecked Sendable: `rawValue` is immutable; whether it is open is under a lock,
+  // so that concurrent closes (stop from one thread, end of input on the reader) close
+  // once.
   let rawValue: Int32
-  private let lock = PthreadMutex()
-  private var isOpen = true
+  private let isOpen = Locked(true)
 
   init(_ rawValue: Int32) { self.rawValue = rawValue }
 
@@ -31,13 +31,13 @@ final class FileDescriptor: @unchecked Sendable {
   /// Runs `body` with the descriptor unless it has been closed; the descriptor cannot be
   /// closed (and its number reused) meanwhile.
   func withOpenDescriptor(_ body: (Int32) -> Void) {
-    lock.withLock { if isOpen { body(rawValue) } }
+    isOpen.withLock { if $0 { body(rawValue) } }
   }
 
   func close() {
-    lock.withLock {
-      if isOpen {
-        isOpen = false
+    isOpen.withLock { open in
+      if open {
+        open = false
         Glibc.close(rawValue)
       }
     }

@@ -2,17 +2,20 @@
   import Glibc
 #endif
 
-/// A pthread mutex.
+/// A value only reachable under a lock: the package's one kind of lock.
 ///
-/// Used instead of the Synchronization module's `Mutex`, whose futex-based Linux
-/// implementation ThreadSanitizer cannot see through: with it, `--sanitize=thread` reports
-/// races on state that is in fact protected. pthread mutexes are instrumented.
-final class PthreadMutex: @unchecked Sendable {
-  // @unchecked Sendable: the pthread mutex is the synchronisation itself; it is only
-  // used through withLock, which pairs lock and unlock.
+/// A pthread mutex rather than the Synchronization module's `Mutex`, whose futex-based
+/// Linux implementation ThreadSanitizer cannot see through: with it, `--sanitize=thread`
+/// reports races on state that is in fact protected. pthread mutexes are instrumented.
+public final class Locked<Value>: @unchecked Sendable {
+  // @unchecked Sendable: `value` is only read or written between pthread_mutex_lock and
+  // pthread_mutex_unlock in `withLock`, the only access there is.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
 
-  init() {
+  /// A lock guarding `value`.
+  public init(_ value: Value) {
+    self.value = value
     mutex = .allocate(capacity: 1)
     pthread_mutex_init(mutex, nil)
   }
@@ -22,23 +25,10 @@ final class PthreadMutex: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+  /// Runs `body` with exclusive access to the value.
+  public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
-}
-
-/// A value only reachable under a lock.
-final class Locked<Value>: @unchecked Sendable {
-  // @unchecked Sendable: `value` is only read or written inside `mutex.withLock`.
-  private let mutex = PthreadMutex()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  /// Runs `body` with exclusive access to the value.
-  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-    try mutex.withLock { try body(&value) }
+    return try body(&value)
   }
 }

@@ -47,9 +47,9 @@ final class StopSignal: Sendable {
   func sleep(_ seconds: Double) -> Bool {
     guard seconds > 0 else { return !isFired }
     var descriptor = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-    let deadline = monotonicSeconds() + seconds
+    let deadline = SystemClock.monotonic() + seconds
     while true {
-      let remaining = deadline - monotonicSeconds()
+      let remaining = deadline - SystemClock.monotonic()
       if remaining <= 0 { return true }
       let result = poll(&descriptor, 1, Int32(min(remaining * 1000, 1_000_000).rounded(.up)))
       if result > 0 { return false }
@@ -81,11 +81,4 @@ final class StopSignal: Sendable {
     case timedOut
     case stopped
   }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -41,11 +41,11 @@ enum TCPConnection {
       }
       var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
       var stopper = pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)
-      let deadline = monotonicSeconds() + timeout
+      let deadline = SystemClock.monotonic() + timeout
       var ready = false
-      while monotonicSeconds() < deadline {
+      while SystemClock.monotonic() < deadline {
         var pair = [poller, stopper]
-        let result = poll(&pair, 2, Int32(max(1, (deadline - monotonicSeconds()) * 1000)))
+        let result = poll(&pair, 2, Int32(max(1, (deadline - SystemClock.monotonic()) * 1000)))
         poller = pair[0]
         stopper = pair[1]
         if stopper.revents != 0 { throw .unreachable(SystemError(call: "connect", errno: ECANCELED)) }

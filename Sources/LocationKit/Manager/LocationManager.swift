@@ -194,7 +194,7 @@ public final class LocationManager: Sendable {
       state.filter.reset()
       state.unknownReported = false
       state.silenceReported = false
-      state.lastEvent = monotonic()
+      state.lastEvent = SystemClock.monotonic()
       state.lastCycle = nil
       state.cycleInterval = nil
       state.lastWatchdogLook = 0
@@ -213,7 +213,7 @@ public final class LocationManager: Sendable {
   }
 
   private func handle(_ event: SourceEvent, _ generation: Int) {
-    let now = monotonic()
+    let now = SystemClock.monotonic()
     let outcome: (events: [LocationEvent], final: Bool)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
       state.lastEvent = now
@@ -322,7 +322,7 @@ public final class LocationManager: Sendable {
         state.withLock { state in
           state.deliveriesWaiting -= 1
           // The source starts afresh: neither the wait nor the interval across it counts.
-          state.lastEvent = monotonic()
+          state.lastEvent = SystemClock.monotonic()
           state.lastCycle = nil
         }
       }
@@ -382,7 +382,7 @@ public final class LocationManager: Sendable {
     state.withLock { state in
       state.deliveriesWaiting -= 1
       // The source starts afresh: neither the wait nor the interval across it counts.
-      state.lastEvent = monotonic()
+      state.lastEvent = SystemClock.monotonic()
       state.lastCycle = nil
     }
   }
@@ -393,7 +393,7 @@ public final class LocationManager: Sendable {
     timer.setEventHandler { [self] in
       let bytes = source.receivedBytes
       let report: (timeout: Double, garbage: Bool)? = state.withLock { state in
-        let now = monotonic()
+        let now = SystemClock.monotonic()
         if state.lastEvent >= state.lastWatchdogLook { state.bytesAtLastEvent = bytes }
         state.lastWatchdogLook = now
         guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
@@ -448,10 +448,4 @@ private struct Timer: @unchecked Sendable {
   // documented thread-safe), and cancel is the only thing done with it after creation.
   let source: DispatchSourceTimer
   func cancel() { source.cancel() }
-}
-
-private func monotonic() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -16,9 +16,9 @@ import NMEA
 /// away the source reports ``LocationError/Code/locationUnknown`` and reconnects with
 /// capped exponential backoff; the end of any other input is the end of the source.
 public final class NMEASource: LocationSource, @unchecked Sendable {
-  // @unchecked Sendable: the configuration is immutable; `snapshot` and `firstBytes` are
-  // only touched under `lock`; the thread's state is in `reader` (itself safe); the decoder lives on the
-  // reading thread alone.
+  // @unchecked Sendable: the configuration is immutable; what other threads read is in
+  // `shared`, under a lock; the thread's state is in `reader` (itself safe); the decoder
+  // lives on the reading thread alone.
 
   /// Where the bytes come from.
   public enum Transport: Sendable, Equatable {
@@ -53,10 +53,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   public let options: Options
   public let name: String
 
-  private let lock = NSLock()
   private let reader = SourceThread()
-  private var snapshot = DecoderStatistics()
-  private var firstBytes: [UInt8] = []
+  /// What the reading thread tells other threads: its statistics and the first bytes.
+  private let shared = Locked((statistics: DecoderStatistics(), firstBytes: [UInt8]()))
 
   /// Creates a source; nothing is opened until ``start(_:)``.
   public init(_ transport: Transport, options: Options = Options()) {
@@ -71,13 +70,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   }
 
   /// What the decoder has counted so far (bytes, sentences, rejections by reason).
-  public var statistics: DecoderStatistics { lock.withLock { snapshot } }
+  public var statistics: DecoderStatistics { shared.withLock { $0.statistics } }
 
-  public var receivedBytes: Int { lock.withLock { snapshot.bytes } }
+  public var receivedBytes: Int { shared.withLock { $0.statistics.bytes } }
 
   /// The first bytes read (up to 4), to tell what an input that is not NMEA is instead
   /// (gzip, UTF-16 text).
-  public var leadingBytes: [UInt8] { lock.withLock { firstBytes } }
+  public var leadingBytes: [UInt8] { shared.withLock { $0.firstBytes } }
 
   /// Whether losing the input is transient: a device unplugged, a peer gone.
   private var reconnects: Bool {
@@ -214,7 +213,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         }
         if decoder.statistics.bytes == 0 {
           let leading = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, 4)]))
-          lock.withLock { firstBytes = leading }
+          shared.withLock { $0.firstBytes = leading }
         }
         decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
         publish(decoder.statistics)
@@ -237,7 +236,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   }
 
   private func publish(_ statistics: DecoderStatistics) {
-    lock.withLock { snapshot = statistics }
+    shared.withLock { $0.statistics = statistics }
   }
 
   private func openTransport(_ stop: StopSignal, reconnecting: Bool) -> Result<FileDescriptor, LocationError> {
@@ -302,7 +301,7 @@ struct Pacer {
   mutating func wait(for fix: Fix, _ stop: StopSignal) -> Bool {
     guard let speed, speed > 0 else { return true }
     let logTime = fix.time?.secondsSinceEpoch ?? fix.timeOfDay.seconds
-    let now = monotonicSeconds()
+    let now = SystemClock.monotonic()
     if let last = lastLogTime, logTime < last || logTime - last > 3600 {
       origin = nil  // time went backwards or jumped: start pacing afresh
     }

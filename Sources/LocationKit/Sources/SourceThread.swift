@@ -5,58 +5,57 @@ import Foundation
 /// for it to end (unless called from the thread itself), and guarantees no event is
 /// emitted afterwards.
 final class SourceThread: @unchecked Sendable {
-  // @unchecked Sendable: `running`, `thread`, `signal` and `finished` are only touched
-  // under `lock`.
-  private let lock = NSLock()
-  private var running = false
-  private var thread: Thread?
-  private var signal: StopSignal?
-  private var finished: DispatchSemaphore?
+  // @unchecked Sendable: all its state is in `state`, under a lock.
+  private struct State {
+    var running = false
+    var thread: Thread?
+    var signal: StopSignal?
+    var finished: DispatchSemaphore?
+  }
+  private let state = Locked(State())
 
   /// Starts `body` on a new thread unless one is running; `body` gets the stop signal to
   /// poll on. The signal's pipe is closed when `body` returns.
   func start(name: String, _ body: @escaping @Sendable (StopSignal) -> Void) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !running else { return }
-    running = true
-    let signal = StopSignal()
-    let done = DispatchSemaphore(value: 0)
-    self.signal = signal
-    finished = done
-    let kernelName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
-    let thread = Thread {
-      nameKernelThread(kernelName)
-      body(signal)
-      signal.close()
-      done.signal()
+    state.withLock { state in
+      guard !state.running else { return }
+      state.running = true
+      let signal = StopSignal()
+      let done = DispatchSemaphore(value: 0)
+      state.signal = signal
+      state.finished = done
+      let kernelName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+      let thread = Thread {
+        nameKernelThread(kernelName)
+        body(signal)
+        signal.close()
+        done.signal()
+      }
+      thread.name = name
+      state.thread = thread
+      thread.start()
     }
-    thread.name = name
-    self.thread = thread
-    thread.start()
   }
 
   /// Stops the thread and waits for it to end (when called from another thread).
   func stop() {
-    lock.lock()
-    guard running else {
-      lock.unlock()
-      return
+    let stopping = state.withLock { state -> (StopSignal?, DispatchSemaphore?, Bool)? in
+      guard state.running else { return nil }
+      state.running = false
+      defer {
+        state.thread = nil
+        state.signal = nil
+        state.finished = nil
+      }
+      return (state.signal, state.finished, Thread.current === state.thread)
     }
-    running = false
-    let signal = signal
-    let done = finished
-    let onReaderThread = Thread.current === thread
-    thread = nil
-    self.signal = nil
-    finished = nil
-    lock.unlock()
+    guard let (signal, done, onReaderThread) = stopping else { return }
     signal?.fire()
     if !onReaderThread { done?.wait() }
   }
 
   /// Whether the source is running (events may be emitted).
-  var isRunning: Bool { lock.withLock { running } }
+  var isRunning: Bool { state.withLock { $0.running } }
 
   /// Emits `event` unless the source was stopped meanwhile.
   func emit(_ event: SourceEvent, _ sink: @Sendable (SourceEvent) -> Void) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocationKit
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +18,8 @@ import Foundation
 /// default action would have.
 enum Interrupts {
   private static let numbers = [SIGINT, SIGTERM, SIGQUIT, SIGHUP]
-  private static let current = Handler()
+  /// The handler a command has set: the queue it runs on, and the body.
+  private static let current = Locked<(DispatchQueue, @Sendable (Int32) -> Void)?>(nil)
 
   /// Blocks the signals in the calling thread, and so in every thread started later, and
   /// starts the thread that takes them. Call first thing, before anything starts a thread.
@@ -31,12 +33,12 @@ enum Interrupts {
 
   /// From now on, each of the signals calls `body` on `queue` with its number.
   static func handle(on queue: DispatchQueue, _ body: @escaping @Sendable (Int32) -> Void) {
-    current.set((queue, body))
+    current.withLock { $0 = (queue, body) }
   }
 
   /// The next signal ends the program again; the handler (and what it holds) is released.
   static func reset() {
-    current.set(nil)
+    current.withLock { $0 = nil }
   }
 
   private static func signalSet() -> sigset_t {
@@ -51,7 +53,7 @@ enum Interrupts {
     while true {
       var number: Int32 = 0
       guard sigwait(&set, &number) == 0 else { continue }
-      if let (queue, body) = current.get() {
+      if let (queue, body) = current.withLock({ $0 }) {
         let received = number
         queue.async { body(received) }
       } else {
@@ -66,20 +68,6 @@ enum Interrupts {
         pthread_sigmask(SIG_UNBLOCK, &only, nil)
         raise(number)
       }
-    }
-  }
-
-  private final class Handler: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read or written under `lock`.
-    private let lock = NSLock()
-    private var value: (DispatchQueue, @Sendable (Int32) -> Void)?
-
-    func set(_ newValue: (DispatchQueue, @Sendable (Int32) -> Void)?) {
-      lock.withLock { value = newValue }
-    }
-
-    func get() -> (DispatchQueue, @Sendable (Int32) -> Void)? {
-      lock.withLock { value }
     }
   }
 }

@@ -90,7 +90,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       troubleSince = nil
       // A live receiver that was lost (or never there) and is back; a log's cold start
       // is not worth a line.
-      let seconds = Int((monotonicClock() - since).rounded())
+      let seconds = Int((SystemClock.monotonic() - since).rounded())
       if source.isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
     }
     fixes += 1
@@ -144,7 +144,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       return
     }
     if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
-    if !error.isFinal, troubleSince == nil { troubleSince = monotonicClock() }
+    if !error.isFinal, troubleSince == nil { troubleSince = SystemClock.monotonic() }
     guard error.isFinal else { return }
     exitCode = SourceRun.exitCode(for: error)
     source.finish()

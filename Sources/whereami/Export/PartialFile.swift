@@ -1,4 +1,5 @@
 import Dispatch
+import LocationKit
 
 #if canImport(Glibc)
   import Glibc
@@ -8,13 +9,14 @@ import Dispatch
 /// and the signal handlers: an interruption removes it, unless the rename that completes the
 /// export came first. The two never overlap, so FILE is either complete or absent.
 final class PartialFile: @unchecked Sendable {
-  // @unchecked Sendable: `path`, `completed` and `removed` are only touched while holding
-  // `lock`, a semaphore used as a mutex.
-  private let lock = DispatchSemaphore(value: 1)
-  private var path: String?
-  private var completed = false
-  private var removed = false
-  private var interruption: Int32?
+  // @unchecked Sendable: all its state is in `state`, under a lock.
+  private struct State {
+    var path: String?
+    var completed = false
+    var removed = false
+    var interruption: Int32?
+  }
+  private let state = Locked(State())
 
   /// What an interruption found.
   enum Removal {
@@ -29,7 +31,7 @@ final class PartialFile: @unchecked Sendable {
   /// Names the partial file before it is created, so that an interruption from then on
   /// removes it.
   func prepare(_ path: String) {
-    withLock { self.path = path }
+    state.withLock { $0.path = path }
   }
 
   /// What completing the export found.
@@ -44,31 +46,25 @@ final class PartialFile: @unchecked Sendable {
   /// Completes the export by `rename` (the partial file's path to FILE; returns an errno,
   /// 0 for success), unless the partial file was removed first.
   func complete(_ rename: (String) -> Int32) -> Completion {
-    withLock {
-      if let interruption { return .interrupted(signal: interruption) }
-      guard let path, !removed else { return .failed(ENOENT) }
+    state.withLock { state in
+      if let interruption = state.interruption { return .interrupted(signal: interruption) }
+      guard let path = state.path, !state.removed else { return .failed(ENOENT) }
       let failure = rename(path)
-      completed = failure == 0
-      return completed ? .renamed : .failed(failure)
+      state.completed = failure == 0
+      return state.completed ? .renamed : .failed(failure)
     }
   }
 
   /// Removes the partial file unless the export was completed (any thread); `signal` is the
   /// interruption's, if one removes it.
   func removeUnlessCompleted(signal: Int32? = nil) -> Removal {
-    withLock {
-      guard let path else { return .none }
-      if completed { return .completed }
-      removed = true
-      if interruption == nil { interruption = signal }
+    state.withLock { state in
+      guard let path = state.path else { return .none }
+      if state.completed { return .completed }
+      state.removed = true
+      if state.interruption == nil { state.interruption = signal }
       unlink(path)
       return .removed
     }
-  }
-
-  private func withLock<T>(_ body: () -> T) -> T {
-    lock.wait()
-    defer { lock.signal() }
-    return body()
   }
 }

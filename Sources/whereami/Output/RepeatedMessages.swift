@@ -1,3 +1,5 @@
+import LocationKit
+
 /// Says a message once, then again only when it changes or once a minute: a source that
 /// retries every few seconds must not fill the terminal with the same line.
 struct RepeatedMessages {
@@ -6,7 +8,7 @@ struct RepeatedMessages {
   private var last: (text: String, at: Double)?
 
   /// Whether `text` is to be said now; notes it when so.
-  mutating func shouldSay(_ text: String, now: Double = monotonicClock()) -> Bool {
+  mutating func shouldSay(_ text: String, now: Double = SystemClock.monotonic()) -> Bool {
     if let last, last.text == text, now - last.at < Self.interval { return false }
     last = (text, now)
     return true

@@ -91,7 +91,7 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
 
   private func tick() {
     guard !isSuspended else { return }
-    if needsDrawing || monotonicClock() - lastDrawn >= 1 { draw() }
+    if needsDrawing || SystemClock.monotonic() - lastDrawn >= 1 { draw() }
   }
 
   private func redrawWhole() {
@@ -103,10 +103,10 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
     guard let session, terminal.isActive else { return }
     let size = terminal.size()
     let lines = WatchScreen.render(
-      session.model, width: size.columns, height: size.rows, now: wallClock(), style: style)
+      session.model, width: size.columns, height: size.rows, now: SystemClock.wall(), style: style)
     let update = writer.update(lines, width: size.columns)
     needsDrawing = false
-    lastDrawn = monotonicClock()
+    lastDrawn = SystemClock.monotonic()
     guard !update.isEmpty, let error = terminal.write(update) else { return }
     session.finish(
       CommandError(message: "cannot write to the terminal: \(String(cString: strerror(error)))", code: .ioError))

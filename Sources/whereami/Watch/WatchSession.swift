@@ -99,7 +99,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   func note(_ message: String) {
     guard !isFinished else { return }
     if models.isEmpty { _ = register(nil) }
-    for key in devices { models[key]!.note(message, at: wallClock()) }
+    for key in devices { models[key]!.note(message, at: SystemClock.wall()) }
     display.changed(model, fix: nil, error: nil)
   }
 
@@ -107,7 +107,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     guard !isFinished else { return }
     let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
     let device = register(location.device)
-    models[device]!.add(location, at: wallClock(), zone: zone)
+    models[device]!.add(location, at: SystemClock.wall(), zone: zone)
     // The screen shows the selected device (and redraws from `model`); a line display
     // prints every device's fixes, each with its own distance.
     display.changed(models[device]!, fix: location, error: nil)
@@ -145,7 +145,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     guard !isFinished else { return }
     // Errors concern the source, so every device's view.
     if models.isEmpty { _ = register(nil) }
-    for key in devices { models[key]!.fail(error, at: wallClock()) }
+    for key in devices { models[key]!.fail(error, at: SystemClock.wall()) }
     display.changed(model, fix: nil, error: error)
     if error.code == .sourceEnded {
       if !display.waitsAtEnd { finish(nil) }
@@ -153,19 +153,4 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
       finish(CommandError(message: "\(error)", code: SourceRun.exitCode(for: error)))
     }
   }
-}
-
-/// Seconds since the Unix epoch, from the system clock: what the ages on the screen and
-/// local times are counted from.
-func wallClock() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_REALTIME, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// Seconds on the monotonic clock, for refresh intervals.
-func monotonicClock() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
