@@ -67,7 +67,7 @@ public struct ByteBuffer: ~Copyable {
     text.withUTF8 { append($0) }
   }
 
-  /// Appends a JSON string literal, escaped as ``jsonString(_:)`` does.
+  /// Appends a JSON string literal, escaped per RFC 8259: the package's one JSON escaper.
   public mutating func append(jsonString value: String) {
     var text = value
     let plain = text.withUTF8 { bytes in

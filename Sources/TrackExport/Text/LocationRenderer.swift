@@ -107,58 +107,58 @@ public enum LocationRenderer {
   }
 }
 
-/// A flat JSON object written field by field, in the order added.
-public struct JSONObject {
-  private var text = "{"
+/// A flat JSON object written field by field, in the order added, with the number and
+/// string rendering of every other JSON the package writes (``ByteBuffer``).
+public struct JSONObject: ~Copyable {
+  private var buffer = ByteBuffer(capacity: 256)
+  private var isEmpty = true
 
   /// An empty object.
-  public init() {}
+  public init() {
+    buffer.append(UInt8(ascii: "{"))
+  }
 
+  /// A number with `decimals` places; nothing when unknown or not finite.
   public mutating func add(_ key: String, _ value: Double?, _ decimals: Int) {
     guard let value, value.isFinite else { return }
     separate(key)
-    text += fixed(value, decimals)
+    buffer.append(value, decimals: decimals)
   }
 
   public mutating func add(_ key: String, integer value: Int) {
     separate(key)
-    text += String(value)
+    buffer.append(integer: value)
   }
 
   public mutating func add(_ key: String, string value: String) {
     separate(key)
-    text += jsonString(value)
+    buffer.append(jsonString: value)
   }
 
+  /// A value that is JSON already (`true`, an object).
   public mutating func add(_ key: String, raw value: String) {
     separate(key)
-    text += value
+    buffer.append(string: value)
   }
 
   private mutating func separate(_ key: String) {
-    // `utf8.count` is O(1) for native strings; `count` would walk the whole object.
-    if text.utf8.count > 1 { text += "," }
-    text += "\"" + key + "\":"
+    if !isEmpty { buffer.append(UInt8(ascii: ",")) }
+    isEmpty = false
+    buffer.append(jsonString: key)
+    buffer.append(UInt8(ascii: ":"))
   }
 
-  public func finish() -> String { text + "}" }
+  /// The object's text.
+  public consuming func finish() -> String {
+    buffer.append(UInt8(ascii: "}"))
+    return String(decoding: buffer.bytes, as: UTF8.self)
+  }
 }
 
-/// A JSON string literal, escaped per RFC 8259.
+/// A JSON string literal, escaped per RFC 8259 (as ``ByteBuffer/append(jsonString:)``
+/// writes it).
 public func jsonString(_ value: String) -> String {
-  var result = "\""
-  for scalar in value.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\r": result += "\\r"
-    case "\t": result += "\\t"
-    case let control where control.value < 0x20:
-      let hex = String(control.value, radix: 16)
-      result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    default: result.unicodeScalars.append(scalar)
-    }
-  }
-  return result + "\""
+  var buffer = ByteBuffer(capacity: value.utf8.count + 2)
+  buffer.append(jsonString: value)
+  return String(decoding: buffer.bytes, as: UTF8.self)
 }
