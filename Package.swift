@@ -23,7 +23,7 @@ let package = Package(
     // text lines, summaries and trips: what a program that records tracks needs
     .target(name: "TrackExport", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
     .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "TrackExport"]),
-    .testTarget(name: "NMEATests", dependencies: ["NMEA"], resources: [.copy("Resources")]),
+    .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -18,12 +18,8 @@ private func rejection(_ body: String) -> FieldError? {
 
 @Suite struct SentenceTests {
   @Test func gga() throws {
-    guard
-      case .gga(let gga) = try decode("$GPGGA,113258.25,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,3.2,0138")
-    else {
-      Issue.record("not GGA")
-      return
-    }
+    let gga = try #require(
+      try decode("$GPGGA,113258.25,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,3.2,0138").payload(as: GGA.self))
     #expect(gga.talker == .gps)
     #expect(gga.time == TimeOfDay(hour: 11, minute: 32, second: 58, microsecond: 250_000))
     #expect(abs(gga.latitude! - (32 + 38.9148 / 60)) < 1e-12)
@@ -38,10 +34,7 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func emptyFieldsAreAbsentNeverZero() throws {
-    guard case .gga(let gga) = try decode("$GNGGA,,,,,,0,,,,M,,M,,") else {
-      Issue.record("not GGA")
-      return
-    }
+    let gga = try #require(try decode("$GNGGA,,,,,,0,,,,M,,M,,").payload(as: GGA.self))
     #expect(gga.talker == .multiple)
     #expect(gga.time == nil && gga.latitude == nil && gga.longitude == nil)
     #expect(gga.satellitesUsed == nil && gga.hdop == nil && gga.altitude == nil && gga.geoidSeparation == nil)
@@ -62,10 +55,8 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func rmcWithNMEA41NavigationalStatus() throws {
-    guard case .rmc(let rmc) = try decode("$GNRMC,001031.00,A,4404.13993,N,12118.86023,W,0.146,,100117,,,A,V") else {
-      Issue.record("not RMC")
-      return
-    }
+    let rmc = try #require(
+      try decode("$GNRMC,001031.00,A,4404.13993,N,12118.86023,W,0.146,,100117,,,A,V").payload(as: RMC.self))
     #expect(rmc.isValid == true)
     #expect(rmc.date == CalendarDate(year: 2017, month: 1, day: 10))
     #expect(abs(rmc.speed! - 0.146 * 1852 / 3600) < 1e-12)
@@ -76,44 +67,30 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func rmcMagneticVariationSignAndSentinel() throws {
-    guard case .rmc(let west) = try decode("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,W") else {
-      Issue.record("not RMC")
-      return
-    }
+    let west = try #require(
+      try decode("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,W").payload(as: RMC.self))
     #expect(west.magneticVariation == -9.3)
-    guard
-      case .rmc(let unknown) = try decode(
-        "$GPRMC,113938.50,A,3842.86006889,N,11705.43645510,W,0.011,46.405,231122,999.9000,E,D")
-    else {
-      Issue.record("not RMC")
-      return
-    }
+    let unknown = try #require(
+      try decode(
+        "$GPRMC,113938.50,A,3842.86006889,N,11705.43645510,W,0.011,46.405,231122,999.9000,E,D"
+      ).payload(as: RMC.self))
     #expect(unknown.magneticVariation == nil)
     #expect(unknown.mode == .differential)
     #expect(unknown.date == CalendarDate(year: 2022, month: 11, day: 23))
   }
 
   @Test func gsaWithSystemIDAndDOPs() throws {
-    guard case .gsa(let gsa) = try decode("$GNGSA,A,3,80,71,73,79,69,,,,,,,,1.83,1.09,1.47,2") else {
-      Issue.record("not GSA")
-      return
-    }
+    let gsa = try #require(try decode("$GNGSA,A,3,80,71,73,79,69,,,,,,,,1.83,1.09,1.47,2").payload(as: GSA.self))
     #expect(gsa.mode == .threeD)
     #expect(gsa.usedSatellites == [80, 71, 73, 79, 69])
     #expect(gsa.pdop == 1.83 && gsa.hdop == 1.09 && gsa.vdop == 1.47)
     #expect(gsa.constellation == .glonass)
-    guard case .gsa(let old) = try decode("$GPGSA,A,3,02,05,11,12,18,20,25,29,,,,,1.4,1.1,0.9") else {
-      Issue.record("not GSA")
-      return
-    }
+    let old = try #require(try decode("$GPGSA,A,3,02,05,11,12,18,20,25,29,,,,,1.4,1.1,0.9").payload(as: GSA.self))
     #expect(old.constellation == nil && old.usedCount == 8 && old.vdop == 0.9)
   }
 
   @Test func gsvWithHexSignalID() throws {
-    guard case .gsv(let gsv) = try decode("$GBGSV,1,1,03,19,37,199,45,20,15,050,,46,70,310,38,B") else {
-      Issue.record("not GSV")
-      return
-    }
+    let gsv = try #require(try decode("$GBGSV,1,1,03,19,37,199,45,20,15,050,,46,70,310,38,B").payload(as: GSV.self))
     #expect(gsv.talker == .beidou && gsv.talker.constellation == .beidou)
     #expect(gsv.signalID == 11)
     #expect(gsv.satellitesInView == 3)
@@ -123,70 +100,38 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func gsvWithoutSignalIDAndShortLastGroup() throws {
-    guard case .gsv(let gsv) = try decode("$GPGSV,3,3,11,06,01,064,00,13,09,132,00,15,10,164,00") else {
-      Issue.record("not GSV")
-      return
-    }
+    let gsv = try #require(try decode("$GPGSV,3,3,11,06,01,064,00,13,09,132,00,15,10,164,00").payload(as: GSV.self))
     #expect(gsv.signalID == nil && gsv.messageNumber == 3 && gsv.satellites.count == 3)
     #expect(gsv.satellites[0].snr == 0)
   }
 
   @Test func gnsAndVTGAndGLL() throws {
-    guard case .gns(let gns) = try decode("$GNGNS,043539.00,4333.190206,N,00127.618380,E,AAAAN,14,1.3,250.8,50.0,,,V")
-    else {
-      Issue.record("not GNS")
-      return
-    }
+    let gns = try #require(
+      try decode("$GNGNS,043539.00,4333.190206,N,00127.618380,E,AAAAN,14,1.3,250.8,50.0,,,V").payload(as: GNS.self))
     #expect(
       gns.mode == .autonomous && gns.satellitesUsed == 14 && gns.altitude == 250.8
         && gns.navigationalStatus == .notValid)
-    guard case .vtg(let vtg) = try decode("$GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A") else {
-      Issue.record("not VTG")
-      return
-    }
+    let vtg = try #require(try decode("$GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A").payload(as: VTG.self))
     #expect(vtg.course == 54.7 && vtg.magneticCourse == 34.4 && abs(vtg.speed! - 5.5 * 1852 / 3600) < 1e-12)
-    guard case .vtg(let oldVTG) = try decode("$GPVTG,054.7,034.4,005.5,010.2") else {
-      Issue.record("not VTG")
-      return
-    }
+    let oldVTG = try #require(try decode("$GPVTG,054.7,034.4,005.5,010.2").payload(as: VTG.self))
     #expect(oldVTG.course == 54.7 && oldVTG.magneticCourse == 34.4)
-    guard case .gll(let gll) = try decode("$GPGLL,4916.45,N,12311.12,W,225444,A,A") else {
-      Issue.record("not GLL")
-      return
-    }
+    let gll = try #require(try decode("$GPGLL,4916.45,N,12311.12,W,225444,A,A").payload(as: GLL.self))
     #expect(gll.isValid == true && abs(gll.latitude! - (49 + 16.45 / 60)) < 1e-12)
   }
 
   @Test func gstZDAHDTTXTDTMGBS() throws {
-    guard case .gst(let gst) = try decode("$GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031") else {
-      Issue.record("not GST")
-      return
-    }
+    let gst = try #require(
+      try decode("$GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031").payload(as: GST.self))
     #expect(gst.latitudeError == 0.023 && gst.altitudeError == 0.031 && gst.orientation == 273.6)
-    guard case .zda(let zda) = try decode("$GPZDA,160012.71,11,03,2004,-1,00") else {
-      Issue.record("not ZDA")
-      return
-    }
+    let zda = try #require(try decode("$GPZDA,160012.71,11,03,2004,-1,00").payload(as: ZDA.self))
     #expect(zda.date == CalendarDate(year: 2004, month: 3, day: 11) && zda.zoneOffsetMinutes == -60)
-    guard case .hdt(let hdt) = try decode("$HEHDT,274.07,T") else {
-      Issue.record("not HDT")
-      return
-    }
+    let hdt = try #require(try decode("$HEHDT,274.07,T").payload(as: HDT.self))
     #expect(hdt.heading == 274.07)
-    guard case .txt(let txt) = try decode("$GPTXT,01,01,02,ANTSTATUS=OK, short") else {
-      Issue.record("not TXT")
-      return
-    }
+    let txt = try #require(try decode("$GPTXT,01,01,02,ANTSTATUS=OK, short").payload(as: TXT.self))
     #expect(txt.text == "ANTSTATUS=OK, short" && txt.identifier == 2)
-    guard case .dtm(let dtm) = try decode("$GPDTM,W84,,0.0,N,0.0,E,0.0,W84") else {
-      Issue.record("not DTM")
-      return
-    }
+    let dtm = try #require(try decode("$GPDTM,W84,,0.0,N,0.0,E,0.0,W84").payload(as: DTM.self))
     #expect(dtm.localDatum == "W84" && dtm.latitudeOffset == 0)
-    guard case .gbs(let gbs) = try decode("$GPGBS,125027,23.43,M,13.91,M,34.01,M") else {
-      Issue.record("not GBS")
-      return
-    }
+    let gbs = try #require(try decode("$GPGBS,125027,23.43,M,13.91,M,34.01,M").payload(as: GBS.self))
     #expect(gbs.latitudeError == 23.43 && gbs.longitudeError == 13.91 && gbs.altitudeError == 34.01)
   }
 
@@ -199,11 +144,8 @@ private func rejection(_ body: String) -> FieldError? {
 
   @Test(arguments: ["GP", "GL", "GA", "GB", "BD", "GQ", "GI", "GN", "QZ", "XY"])
   func everyTalkerIsUnderstood(talker: String) throws {
-    guard case .gga(let gga) = try decode("$\(talker)GGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")
-    else {
-      Issue.record("not GGA")
-      return
-    }
+    let gga = try #require(
+      try decode("$\(talker)GGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,").payload(as: GGA.self))
     #expect(gga.talker.description == talker)
   }
 

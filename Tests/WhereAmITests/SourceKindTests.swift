@@ -122,7 +122,7 @@ import Testing
       to: URL(fileURLWithPath: random))
     let cold = directory + "/cold.nmea"
     let coldLines = ["GPGGA,120000.00,,,,,0,00,99.9,,,,,,", "GPGGA,120001.00,,,,,0,00,99.9,,,,,,"].map { body in
-      "$" + body + String(format: "*%02X", body.utf8.reduce(UInt8(0), ^)) + "\r\n"
+      checksummed("$" + body) + "\r\n"
     }
     try Data(coldLines.joined().utf8).write(to: URL(fileURLWithPath: cold))
     for (path, hint) in [
@@ -143,8 +143,7 @@ import Testing
     func replaceGGA(_ index: Int, _ transform: (String) -> String) {
       let line = lines[index]
       let body = transform(String(line.dropFirst().prefix { $0 != "*" }))
-      let checksum = body.utf8.reduce(UInt8(0), ^)
-      lines[index] = "$" + body + String(format: "*%02X", checksum)
+      lines[index] = checksummed("$" + body)
     }
     let ggas = lines.indices.filter { lines[$0].hasPrefix("$GPGGA") }
     let rmcs = lines.indices.filter { lines[$0].hasPrefix("$GPRMC") }

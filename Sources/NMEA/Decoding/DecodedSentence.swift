@@ -121,3 +121,16 @@ protocol PayloadVisitor {
   associatedtype Result
   mutating func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> Result
 }
+
+extension Sentence {
+  /// The typed payload if it is a `T` (`sentence.payload(as: GGA.self)`).
+  func payload<T: DecodedSentence>(as type: T.Type) -> T? {
+    var cast = PayloadCast<T>()
+    return visitPayload(&cast) ?? nil
+  }
+}
+
+/// The payload of a ``Sentence`` as a given type.
+private struct PayloadCast<T: DecodedSentence>: PayloadVisitor {
+  func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> T? { sentence as? T }
+}

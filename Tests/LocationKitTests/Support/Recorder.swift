@@ -1,5 +1,6 @@
 import Foundation
 import LocationKit
+import TestSupport
 
 /// A delegate that records every callback, for tests to wait on and inspect.
 final class Recorder: LocationManagerDelegate, @unchecked Sendable {
@@ -69,13 +70,8 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
 /// Tags the queues tests give to managers, so that callbacks can tell where they run.
 let queueNameKey = DispatchSpecificKey<String>()
 
-/// Appends `*HH`.
-func sentence(_ body: String) -> String {
-  var checksum: UInt8 = 0
-  for byte in body.utf8.dropFirst() { checksum ^= byte }
-  let hex = String(checksum, radix: 16, uppercase: true)
-  return body + "*" + (hex.count == 1 ? "0" + hex : hex) + "\r\n"
-}
+/// Appends `*HH` and CRLF.
+func sentence(_ body: String) -> String { checksummed(body) + "\r\n" }
 
 /// One GGA+RMC cycle at `second` seconds after 12:00:00 on 2024-06-15, moving north
 /// `metresNorth` from 52.5 N 13.4 E; `valid: false` makes a no-fix cycle.
@@ -100,18 +96,10 @@ func temporaryLog(_ text: String, name: String = #function) throws -> String {
 }
 
 /// The package's fixture directory.
-let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
+var fixtures: URL { TestPaths.fixtures }
 
-/// The logs of the shared gpsd corpus: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd`
-/// beside the package (the layout of a checkout and of CI).
-var corpusLogs: [URL] {
-  let directory =
-    ProcessInfo.processInfo.environment["WHEREAMI_CORPUS"].map { URL(fileURLWithPath: $0) }
-    ?? fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd")
-  let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-  return names.filter { $0.hasSuffix(".log") }.sorted().map { directory.appendingPathComponent($0) }
-}
+/// The logs of the shared gpsd corpus.
+var corpusLogs: [URL] { TestPaths.corpusLogs }
 
 /// How many of this process's file descriptors are open on `path`.
 func descriptors(openOn path: String) -> Int {

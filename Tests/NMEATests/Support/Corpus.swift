@@ -1,24 +1,13 @@
 import Foundation
 import NMEA
+import TestSupport
 
 /// Where the shared gpsd corpus lives: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd`
 /// beside the package (the layout of a checkout and of CI).
 enum Corpus {
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  static var directory: URL {
-    if let path = ProcessInfo.processInfo.environment["WHEREAMI_CORPUS"] {
-      return URL(fileURLWithPath: path)
-    }
-    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/gpsd")
-  }
-
-  static var logs: [URL] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0.hasSuffix(".log") }.sorted().map { directory.appendingPathComponent($0) }
-  }
+  static var packageRoot: URL { TestPaths.packageRoot }
+  static var directory: URL { TestPaths.corpus }
+  static var logs: [URL] { TestPaths.corpusLogs }
 }
 
 /// Decodes a whole byte array in one go.

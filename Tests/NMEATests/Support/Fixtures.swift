@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The package's own fixture logs (`fixtures/`).
 enum Fixtures {
@@ -27,9 +28,4 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Appends `*HH` to a sentence body such as `$GPGGA,...`.
-func withChecksum(_ body: String) -> String {
-  var checksum: UInt8 = 0
-  for byte in body.utf8.dropFirst() { checksum ^= byte }
-  let hex = String(checksum, radix: 16, uppercase: true)
-  return body + "*" + (hex.count == 1 ? "0" + hex : hex)
-}
+func withChecksum(_ body: String) -> String { checksummed(body) }

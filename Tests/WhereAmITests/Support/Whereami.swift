@@ -17,11 +17,9 @@ func runWhereAmI(
 }
 
 enum Paths {
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static var packageRoot: URL { TestPaths.packageRoot }
 
-  static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("fixtures/\(name)").path }
+  static func fixture(_ name: String) -> String { TestPaths.fixture(name) }
 
   /// The `whereami` built beside the test bundle.
   static var whereami: String {
