@@ -17,18 +17,7 @@ import Testing
 
   /// A fixture's cycles as text, each starting at an RMC (any talker).
   static func cycles(_ fixture: String, limit: Int) throws -> [String] {
-    let text = try String(contentsOf: fixtures.appendingPathComponent(fixture), encoding: .utf8)
-    var cycles: [String] = []
-    var current = ""
-    for line in text.split(separator: "\r\n") where !line.hasPrefix("#") {
-      if line.dropFirst(3).hasPrefix("RMC,") && !current.isEmpty {
-        cycles.append(current)
-        current = ""
-        if cycles.count == limit { break }
-      }
-      current += line + "\r\n"
-    }
-    return cycles
+    try TestPaths.cycles(fixture, limit: limit)
   }
 
   /// Our own decoding of the same cycles, by timestamp.

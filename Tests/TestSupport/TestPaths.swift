@@ -12,6 +12,23 @@ public enum TestPaths {
   /// A fixture's path.
   public static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
+  /// A fixture's reporting cycles as text (comments left out), each starting at an RMC of
+  /// any talker, at most `limit` of them: for feeding a receiver's bursts one at a time.
+  public static func cycles(_ fixture: String, limit: Int) throws -> [String] {
+    let text = try String(contentsOfFile: self.fixture(fixture), encoding: .utf8)
+    var cycles: [String] = []
+    var current = ""
+    for line in text.split(separator: "\r\n") where !line.hasPrefix("#") {
+      if line.dropFirst(3).hasPrefix("RMC,") && !current.isEmpty {
+        cycles.append(current)
+        current = ""
+        if cycles.count == limit { break }
+      }
+      current += line + "\r\n"
+    }
+    return cycles
+  }
+
   /// The shared gpsd corpus: `$WHEREAMI_CORPUS`, or `../shared/corpus/gpsd` beside the
   /// package (the layout of a checkout and of CI).
   public static var corpus: URL {

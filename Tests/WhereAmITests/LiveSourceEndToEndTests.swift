@@ -10,20 +10,8 @@ import Testing
 /// has no writer, a gpsd that is not there, and a gpsd with two receivers; `print` on a
 /// receiver that leaves gpsd and comes back.
 @Suite struct LiveSourceEndToEndTests {
-  /// The fixture's lines without its comments, one reporting cycle (from an RMC) each.
   static func cycles(_ fixture: String, limit: Int) throws -> [String] {
-    var cycles: [String] = []
-    var current = ""
-    for line in try String(contentsOfFile: Paths.fixture(fixture), encoding: .utf8).split(separator: "\r\n")
-    where !line.hasPrefix("#") {
-      if line.dropFirst(3).hasPrefix("RMC,") && !current.isEmpty {
-        cycles.append(current)
-        current = ""
-        if cycles.count == limit { break }
-      }
-      current += line + "\r\n"
-    }
-    return cycles
+    try TestPaths.cycles(fixture, limit: limit)
   }
 
   @Test func watchOnAFIFOWithoutAWriterEndsOnQ() throws {
