@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import NMEA
 import Testing
@@ -71,11 +72,11 @@ import Testing
   }
 
   @Test func scaleBarsHaveRoundLengths() {
-    #expect(SVGMap.roundLength(atMost: 240) == 200)
-    #expect(SVGMap.roundLength(atMost: 999.9) == 500)
-    #expect(SVGMap.roundLength(atMost: 1000) == 1000)
-    #expect(SVGMap.roundLength(atMost: 4_321) == 2000)
-    #expect(SVGMap.roundLength(atMost: 0.7) == 0.5)
+    #expect(RoundLength.metres(atMost: 240) == 200)
+    #expect(RoundLength.metres(atMost: 999.9) == 500)
+    #expect(RoundLength.metres(atMost: 1000) == 1000)
+    #expect(RoundLength.metres(atMost: 4_321) == 2000)
+    #expect(RoundLength.metres(atMost: 0.7) == 0.5)
     #expect(SVGMap.rampColour(0) == "#0d0887")
     #expect(SVGMap.rampColour(1) == "#deb400")
   }

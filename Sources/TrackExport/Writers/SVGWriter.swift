@@ -296,7 +296,7 @@ public struct SVGMap {
 
   /// A bar of a round length (1, 2 or 5 × 10ⁿ metres) no longer than a quarter of the map.
   private func appendScaleBar(metresPerPixel: Double, into output: inout ByteBuffer) {
-    let metres = Self.roundLength(atMost: Self.frame.width / 4 * metresPerPixel)
+    let metres = RoundLength.metres(atMost: Self.frame.width / 4 * metresPerPixel)
     let length = metres / metresPerPixel
     let x = Self.frame.x + 16
     let y = Self.frame.y + Self.frame.height - 26
@@ -373,15 +373,6 @@ public struct SVGMap {
     output.append("\">End</text>\n")
   }
 
-  /// The largest of 1, 2 and 5 × 10ⁿ metres not over `limit`.
-  public static func roundLength(atMost limit: Double) -> Double {
-    guard limit.isFinite, limit > 0 else { return 1 }
-    var unit = pow(10, floor(log10(limit)))
-    // log10 can land a hair under an exact power of ten.
-    if unit * 10 <= limit { unit *= 10 }
-    for multiple in [5.0, 2, 1] where multiple * unit <= limit { return multiple * unit }
-    return unit
-  }
 
   /// The ramp's colour at `fraction` (0 slowest, 1 fastest), as `#rrggbb`.
   public static func rampColour(_ fraction: Double) -> String {

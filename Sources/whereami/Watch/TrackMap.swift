@@ -108,16 +108,12 @@ enum TrackMap {
 
   /// The scale bar lengths in `units`, shortest first.
   static func scaleLengths(_ units: UnitSystem) -> [ScaleLength] {
-    let steps = [1.0, 2, 5]
     var lengths: [ScaleLength] = []
     switch units {
     case .metric:
-      for exponent in -1...6 {
-        for step in steps {
-          let metres = step * pow10(exponent)
-          let label = metres < 1000 ? number(metres) + " m" : number(metres / 1000) + " km"
-          lengths.append(ScaleLength(metres: metres, label: label))
-        }
+      for metres in RoundLength.metres(exponents: -1...6) {
+        let label = metres < 1000 ? number(metres) + " m" : number(metres / 1000) + " km"
+        lengths.append(ScaleLength(metres: metres, label: label))
       }
     case .imperial, .nautical:
       // Feet up to about a thousand, then miles or nautical miles from their first
@@ -127,19 +123,11 @@ enum TrackMap {
       for feet in [1.0, 2, 5, 10, 20, 50, 100, 200, 500, 1000] + (units == .imperial ? [2000] : []) {
         lengths.append(ScaleLength(metres: feet * 0.3048, label: number(feet) + " ft"))
       }
-      var big = fractions
-      for exponent in 0...3 { big += steps.map { $0 * pow10(exponent) } }
-      for value in big {
+      for value in fractions + RoundLength.metres(exponents: 0...3) {
         lengths.append(ScaleLength(metres: value * bigUnit, label: number(value) + " " + bigName))
       }
     }
     return lengths
-  }
-
-  private static func pow10(_ exponent: Int) -> Double {
-    var value = 1.0
-    for _ in 0..<abs(exponent) { value *= 10 }
-    return exponent < 0 ? 1 / value : value
   }
 
   /// `5`, `0.5`: whole numbers without decimals.
