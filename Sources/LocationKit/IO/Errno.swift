@@ -4,16 +4,24 @@
 
 /// A failed system call: which call, on what, and errno, kept as a value so that EACCES
 /// can become ``LocationError/Code/denied`` and ENOENT ``LocationError/Code/sourceNotFound``.
-struct SystemError: Error, Sendable {
-  var call: String
-  var errno: Int32
+public struct SystemError: Error, Sendable {
+  /// The system call (`open`, `read`).
+  public var call: String
+  public var errno: Int32
 
-  var reason: String { String(cString: strerror(errno)) }
+  /// A failure of `call` with `errno`.
+  public init(call: String, errno: Int32) {
+    self.call = call
+    self.errno = errno
+  }
+
+  /// The system's words for `errno`.
+  public var reason: String { String(cString: strerror(errno)) }
 
   /// Whether the failure is a permission problem.
-  var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+  public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
   /// Whether the thing named does not exist.
-  var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR || errno == ENXIO || errno == ENODEV }
+  public var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR || errno == ENXIO || errno == ENODEV }
 }
 
 /// Retries a system call interrupted by a signal, and turns -1 into a ``SystemError``.

@@ -14,13 +14,12 @@ final class FileDescriptor: @unchecked Sendable {
 
   /// Opens `path` with `flags` (O_CLOEXEC is added).
   static func open(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
-    let descriptor = try retryingInterrupts("open") { Glibc.open(path, flags | O_CLOEXEC) }
-    return FileDescriptor(descriptor)
+    FileDescriptor(try SystemIO.open(path, flags))
   }
 
   /// Reads up to `buffer.count` bytes; 0 at the end of the input.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-    try retryingInterrupts("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    try SystemIO.read(rawValue, into: buffer)
   }
 
   /// Writes all of `bytes`.

@@ -4,6 +4,16 @@
 
 /// Thin wrappers over system calls that every layer needs the same way.
 public enum SystemIO {
+  /// Opens `path` with `flags` and close-on-exec, retrying an interruption.
+  public static func open(_ path: String, _ flags: Int32) throws(SystemError) -> Int32 {
+    try retryingInterrupts("open") { Glibc.open(path, flags | O_CLOEXEC) }
+  }
+
+  /// Reads up to `buffer.count` bytes, retrying an interruption; 0 at the end of the input.
+  public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    try retryingInterrupts("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+  }
+
   /// Writes every byte of `bytes` to `descriptor`: the package's one write loop, with one
   /// policy. A signal's interruption is retried. A descriptor left non-blocking (by another
   /// program sharing it) is waited for until it takes bytes again, or for at most `timeout`

@@ -1,3 +1,5 @@
+import LocationKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -19,10 +21,11 @@ struct InputFile: ~Copyable {
       return
     }
     name = path
-    var opened: Int32
-    repeat { opened = open(path, O_RDONLY | O_CLOEXEC) } while opened < 0 && errno == EINTR
-    guard opened >= 0 else { throw Self.error(errno, opening: path) }
-    descriptor = opened
+    do throws(SystemError) {
+      descriptor = try SystemIO.open(path, O_RDONLY)
+    } catch {
+      throw Self.error(error.errno, opening: path)
+    }
     ownsDescriptor = true
   }
 
@@ -35,12 +38,13 @@ struct InputFile: ~Copyable {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = read(descriptor, buffer.baseAddress, capacity)
-      if count == 0 { return }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Self.error(errno, reading: name)
+      let count: Int
+      do throws(SystemError) {
+        count = try SystemIO.read(descriptor, into: buffer)
+      } catch {
+        throw Self.error(error.errno, reading: name)
       }
+      if count == 0 { return }
       if !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
     }
   }
