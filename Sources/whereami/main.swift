@@ -39,7 +39,9 @@ extension String {
 }
 
 // Before anything starts a thread, so that every thread blocks them (see Interrupts).
-Interrupts.install()
+// The commands that follow a source handle them; until they do, the signals wait.
+Interrupts.install(
+  holding: ["print", "replay", "trips", "watch", "export"].contains(CommandLine.arguments.dropFirst().first ?? ""))
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)
 

@@ -148,6 +148,24 @@ public final class ChildProcess: @unchecked Sendable {
     return false
   }
 
+  /// Waits until the child blocks `signal` (read from /proc/PID/status), as whereami does
+  /// first thing in main: from then on the signal reaches the program's own handling
+  /// rather than the kernel's default action, whatever the load on the machine.
+  public func waitUntilBlocking(_ signal: Int32, timeout: TimeInterval = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+        let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+        mask & (1 << UInt64(signal - 1)) != 0
+      {
+        return true
+      }
+      usleep(5_000)
+    }
+    return false
+  }
+
   /// Sends `signal` to the child's whole process group.
   public func signalGroup(_ signal: Int32) { kill(-pid, signal) }
 

@@ -74,7 +74,7 @@ import Testing
       for command in ["print", "replay"] {
         let child = try ChildProcess(Paths.whereami, [command, fifo])
         defer { child.terminate() }
-        usleep(500_000)
+        #expect(child.waitUntilBlocking(signalNumber))
         kill(child.pid, signalNumber)
         #expect(child.wait(timeout: 5) == 0, "\(command) after signal \(signalNumber)")
         #expect(!child.standardError.contains("Crash"), "\(child.standardError)")
@@ -87,7 +87,7 @@ import Testing
     try withFIFO("twice") { fifo in
       let child = try ChildProcess(Paths.whereami, ["print", fifo])
       defer { child.terminate() }
-      usleep(300_000)
+      #expect(child.waitUntilBlocking(SIGTERM))
       kill(child.pid, SIGTERM)
       kill(child.pid, SIGTERM)
       #expect(child.wait(timeout: 5) == 0)

@@ -18,12 +18,24 @@ import LocationKit
 /// default action would have.
 enum Interrupts {
   private static let numbers = [SIGINT, SIGTERM, SIGQUIT, SIGHUP]
-  /// The handler a command has set: the queue it runs on, and the body.
-  private static let current = Locked<(DispatchQueue, @Sendable (Int32) -> Void)?>(nil)
+  /// The handler a command has set (the queue it runs on, and the body), and the signals
+  /// that came while a command was setting up to handle them.
+  private struct State {
+    var handler: (DispatchQueue, @Sendable (Int32) -> Void)?
+    var holding = false
+    var pending: [Int32] = []
+  }
+  private static let current = Locked(State())
 
   /// Blocks the signals in the calling thread, and so in every thread started later, and
   /// starts the thread that takes them. Call first thing, before anything starts a thread.
-  static func install() {
+  ///
+  /// With `holding` (a command that will handle the signals: one that follows a source),
+  /// a signal that comes before the command's handler is set waits for it rather than
+  /// ending the program, so that a `timeout` firing while the command sets up still gets
+  /// its one summary and its recording completed.
+  static func install(holding: Bool) {
+    current.withLock { $0.holding = holding }
     var set = signalSet()
     pthread_sigmask(SIG_BLOCK, &set, nil)
     let thread = Thread { waitForSignals() }
@@ -33,12 +45,18 @@ enum Interrupts {
 
   /// From now on, each of the signals calls `body` on `queue` with its number.
   static func handle(on queue: DispatchQueue, _ body: @escaping @Sendable (Int32) -> Void) {
-    current.withLock { $0 = (queue, body) }
+    let pending = current.withLock { state in
+      state.handler = (queue, body)
+      state.holding = false
+      defer { state.pending = [] }
+      return state.pending
+    }
+    for number in pending { queue.async { body(number) } }
   }
 
   /// The next signal ends the program again; the handler (and what it holds) is released.
   static func reset() {
-    current.withLock { $0 = nil }
+    current.withLock { $0 = State() }
   }
 
   private static func signalSet() -> sigset_t {
@@ -53,9 +71,17 @@ enum Interrupts {
     while true {
       var number: Int32 = 0
       guard sigwait(&set, &number) == 0 else { continue }
-      if let (queue, body) = current.withLock({ $0 }) {
+      let handler = current.withLock { state -> (DispatchQueue, @Sendable (Int32) -> Void)?? in
+        if let handler = state.handler { return handler }
+        if state.holding {
+          state.pending.append(number)
+          return .some(nil)
+        }
+        return nil
+      }
+      if let handler {
         let received = number
-        queue.async { body(received) }
+        if let (queue, body) = handler { queue.async { body(received) } }
       } else {
         // Nobody is listening. SIGQUIT's default is a core dump, which the Swift runtime
         // turns into a crash report that waits for a key: end as the shell expects instead.
