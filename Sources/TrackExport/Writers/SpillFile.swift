@@ -60,8 +60,7 @@ public final class SpillFile {
     throws(ExportError)
   {
     if let failed = SystemIO.writeAll(UnsafeRawBufferPointer(buffer.bytes), to: descriptor) {
-      errno = failed
-      throw failure("write", directory)
+      throw failure("write", directory, errno: failed)
     }
   }
 
@@ -84,10 +83,10 @@ public final class SpillFile {
     }
   }
 
-  private func failure(_ operation: String) -> ExportError { Self.failure(operation, directory) }
+  private func failure(_ operation: String) -> ExportError { Self.failure(operation, directory, errno: errno) }
 
-  private static func failure(_ operation: String, _ directory: String) -> ExportError {
+  private static func failure(_ operation: String, _ directory: String, errno code: Int32) -> ExportError {
     ExportError(
-      message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(errno)))")
+      message: "cannot \(operation) a temporary file in \(directory): \(String(cString: strerror(code)))")
   }
 }

@@ -71,18 +71,15 @@ enum Interrupts {
     while true {
       var number: Int32 = 0
       guard sigwait(&set, &number) == 0 else { continue }
-      let handler = current.withLock { state -> (DispatchQueue, @Sendable (Int32) -> Void)?? in
-        if let handler = state.handler { return handler }
-        if state.holding {
-          state.pending.append(number)
-          return .some(nil)
-        }
-        return nil
+      // The handler's, kept for the handler to come, or nobody's.
+      let (handler, held) = current.withLock { state in
+        if state.handler == nil && state.holding { state.pending.append(number) }
+        return (state.handler, state.holding)
       }
-      if let handler {
+      if let (queue, body) = handler {
         let received = number
-        if let (queue, body) = handler { queue.async { body(received) } }
-      } else {
+        queue.async { body(received) }
+      } else if !held {
         // Nobody is listening. SIGQUIT's default is a core dump, which the Swift runtime
         // turns into a crash report that waits for a key: end as the shell expects instead.
         if number == SIGQUIT { _exit(128 + number) }

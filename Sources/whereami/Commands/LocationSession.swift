@@ -79,8 +79,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   private func interrupted() {
     // One summary, however many signals come (timeout(1) sends two).
-    guard !source.hasFinished else { return }
-    source.finish()
+    guard source.finish() else { return }
     manager.stopUpdatingLocation()
     printError(summaryLine)
   }
