@@ -11,10 +11,11 @@ let package = Package(
     .executable(name: "whereami", targets: ["whereami"]),
   ],
   targets: [
-    // bytes -> framed, checksummed sentences -> typed sentences -> fixes
-    .target(name: "NMEA"),
-    // WGS84 geodesic distance and azimuth, local map projections; no dependencies
+    // WGS84 geodesic distance and azimuth, local map projections, the geoid; no dependencies
     .target(name: "Geodesy"),
+    // bytes -> framed, checksummed sentences -> typed sentences -> fixes (a fix's geoid
+    // separation and derived speed come from Geodesy)
+    .target(name: "NMEA", dependencies: ["Geodesy"]),
     // gpsd's client library, libgps (Debian: libgps-dev)
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // Location, LocationError, LocationManager and its delegate, the sources

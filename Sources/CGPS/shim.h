@@ -13,6 +13,20 @@
 // lack fix.altHAE/altMSL; newer ones are unknown to us.
 #if GPSD_API_MAJOR_VERSION < 9 || GPSD_API_MAJOR_VERSION > 14
 #error "WhereAmI supports libgps API versions 9 to 14 (gpsd 3.20 to 3.26); this libgps has another one"
+/// The last GST report (pseudorange error statistics): a member of libgps's union of
+/// rarer reports, which the next one of them overwrites.
+static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data) {
+  return &data->gst;
+}
+
+/// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
+  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
+}
+
 #endif
 
 /// Starts a JSON watch, of one device when `device` is not NULL.
@@ -30,6 +44,20 @@ static inline int whereami_gps_status(const struct gps_data_t *data) {
   return data->fix.status;
 #else
   return data->status;
+/// The last GST report (pseudorange error statistics): a member of libgps's union of
+/// rarer reports, which the next one of them overwrites.
+static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data) {
+  return &data->gst;
+}
+
+/// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
+  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
+}
+
 #endif
 }
 
@@ -63,6 +91,20 @@ static inline int whereami_gps_satellite_count(const struct gps_data_t *data) {
 
 static inline const struct satellite_t *whereami_gps_satellite(const struct gps_data_t *data, int index) {
   return &data->skyview[index];
+}
+
+/// The last GST report (pseudorange error statistics): a member of libgps's union of
+/// rarer reports, which the next one of them overwrites.
+static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data) {
+  return &data->gst;
+}
+
+/// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
+  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
 }
 
 #endif

@@ -37,6 +37,11 @@ public final class GeoidGrid: @unchecked Sendable {
   /// Where Debian's `proj-data` installs EGM96 on a 15-minute grid.
   public static let egm96DefaultPath = "/usr/share/proj/egm96_15.gtx"
 
+  /// EGM96 from ``egm96DefaultPath``, mapped on first use, or why it could not be.
+  public static let installedEGM96: Result<GeoidGrid, GeoidGridError> = Result {
+    () throws(GeoidGridError) -> GeoidGrid in try GeoidGrid(gtxPath: egm96DefaultPath, name: "EGM96")
+  }
+
   /// Maps the GTX file at `path`; `name` is what output calls the model.
   public init(gtxPath path: String, name: String) throws(GeoidGridError) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -39,7 +39,8 @@ import Testing
     }
   }
 
-  @Test func fixesThroughGpsdEqualOurOwnDecoding() throws {
+  /// A fixture's first cycles through a real gpsd, as the gpsd source delivers them.
+  private func throughGpsd(_ fixture: String, cycles count: Int) throws -> (cycles: [String], locations: [Location]) {
     let daemon = try GPSDaemon()
     try daemon.start()
     defer { daemon.stop() }
@@ -48,12 +49,44 @@ import Testing
     manager.delegate = recorder
     manager.startUpdatingLocation()
     defer { manager.stopUpdatingLocation() }
-    let cycles = try Self.cycles("walk.nmea", limit: 120)
+    let cycles = try Self.cycles(fixture, limit: count)
     Thread.sleep(forTimeInterval: 0.3)
     feed(daemon, cycles[...])
-    #expect(recorder.wait(timeout: 15) { $0.count >= 100 }, "\(recorder.events.count) events")
+    let wanted = count * 5 / 6
+    #expect(recorder.wait(timeout: 15) { $0.count >= wanted }, "\(recorder.events.count) events")
+    // The last location is held until gpsd's burst for its cycle is over.
+    Thread.sleep(forTimeInterval: 0.2)
+    return (cycles, recorder.locations)
+  }
+
+  /// The same 1-sigma accuracy through gpsd as from our own decoding of the NMEA: from the
+  /// DOPs (walk: GGA, GSA, no GST) and from the receiver's GST (the multi-GNSS fixture, whose
+  /// RTK qualities also change the UERE), each within 1 %.
+  @Test(arguments: [("walk.nmea", AccuracySource.dilutionOfPrecision), ("multi-gnss-burst.nmea", .receiverStatistics)])
+  func accuraciesThroughGpsdEqualOurOwn(fixture: String, source: AccuracySource) throws {
+    let (cycles, locations) = try throughGpsd(fixture, cycles: 90)
     let ours = Self.decoded(cycles)
-    let locations = recorder.locations
+    var compared = 0
+    for location in locations {
+      guard let time = location.timestamp?.description, let fix = ours[time], fix.mode == location.mode else {
+        continue
+      }
+      compared += 1
+      #expect(location.accuracySource == source, "\(time)")
+      let expected = try #require(fix.horizontalAccuracy)
+      let actual = try #require(location.horizontalAccuracy)
+      #expect(abs(actual - expected) <= 0.01 * expected, "\(time): gpsd path \(actual) m, NMEA path \(expected) m")
+      if let expectedVertical = fix.verticalAccuracy, location.altitude != nil {
+        let vertical = try #require(location.verticalAccuracy)
+        #expect(abs(vertical - expectedVertical) <= 0.01 * expectedVertical, "\(time): vertical \(vertical) m")
+      }
+    }
+    #expect(compared >= 60, "\(compared) of \(locations.count) locations compared")
+  }
+
+  @Test func fixesThroughGpsdEqualOurOwnDecoding() throws {
+    let (cycles, locations) = try throughGpsd("walk.nmea", cycles: 120)
+    let ours = Self.decoded(cycles)
     #expect(locations.count >= 100)
     var compared = 0
     for location in locations {
@@ -71,7 +104,7 @@ import Testing
     }
     #expect(compared == locations.count)
     #expect(locations.last?.satellites.isEmpty == false, "satellites from SKY")
-    #expect(locations.last?.accuracySource == .gpsd)
+    #expect(locations.last?.accuracySource == .dilutionOfPrecision)
   }
 
   @Test func gpsdKilledAndRestartedReconnectsEachTime() throws {

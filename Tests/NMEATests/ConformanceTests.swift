@@ -9,7 +9,26 @@ import Testing
 /// one of our fixes with the same time and mode, latitude and longitude within 1e-8°,
 /// altitudes within 1 mm, speed within 1 mm/s and course within 0.001°. Deliberate
 /// differences are listed, with reasons, in `Resources/conformance-deviations.tsv`.
+///
+/// One tolerance is wider: where the receiver gave no geoid separation, gpsd takes one from
+/// its 5-degree table (EGM2008 values, bilinear) and we from EGM96's 15-minute grid. The
+/// two differ by up to ``modelledGeoidTolerance`` anywhere on Earth
+/// (`scripts/geoid-versus-gpsd.py`, at every node of the EGM96 grid), so ellipsoidal
+/// heights built on our modelled separation may differ from gpsd's by that much.
+///
+/// The measure: the share of gpsd's epochs (with a position) that match in every field.
+/// An epoch whose date gpsd moved by 1024 weeks is matched by time of day (gpsd's
+/// week-rollover correction is wrong for these logs) and counts when everything else
+/// matches; `bundg_zeus_9.log`, whose chartplotter stamps the sentences of one position
+/// with two times, is left out of the measure (its differences must still be listed).
 @Suite struct ConformanceTests {
+  /// The largest difference between EGM96 (PROJ's 15′ grid) and gpsd's geoid table, metres.
+  static let modelledGeoidTolerance = 23.0
+  /// The share of gpsd's epochs that must match.
+  static let requiredShare = 0.97
+  /// Logs left out of the measure.
+  static let unmeasured: Set<String> = ["bundg_zeus_9.log"]
+
   struct Epoch {
     var mode: Int
     var values: [String: Double]
@@ -80,7 +99,11 @@ import Testing
     var description: String { "\(log)\t\(time)\t\(field)\t\(kind)\t\(detail)" }
   }
 
-  static func compare(log url: URL) throws -> (differences: [Difference], epochs: Int, unechoed: [String]) {
+  /// gpsd's epochs against ours for one log; `largestModelled` is the largest difference
+  /// of an ellipsoidal height on a modelled geoid separation.
+  static func compare(
+    log url: URL
+  ) throws -> (differences: [Difference], epochs: Int, unechoed: [String], largestModelled: Double) {
     let name = url.lastPathComponent
     let chk = url.appendingPathExtension("chk")
     var bytes = [UInt8](try Data(contentsOf: url))
@@ -97,6 +120,7 @@ import Testing
     }
     let theirs = try gpsdEpochs(chk)
     var differences: [Difference] = []
+    var largestModelled = 0.0
     for (time, epoch) in theirs.sorted(by: { $0.key < $1.key }) {
       guard let fix = ours[time] ?? ours[shiftedBack(time)] else {
         differences.append(Difference(log: name, time: time, field: "epoch", kind: "missing", detail: ""))
@@ -122,6 +146,11 @@ import Testing
         case (let expected?, let actual?):
           var delta = abs(expected - actual)
           if key == "track" { delta = min(delta, 360 - delta) }
+          var tolerance = tolerance
+          if key == "altHAE" && fix.geoidSource == .egm96 {
+            tolerance = modelledGeoidTolerance
+            largestModelled = max(largestModelled, delta)
+          }
           if delta > tolerance {
             differences.append(
               Difference(log: name, time: time, field: key, kind: "value", detail: "gpsd \(expected) ours \(actual)"))
@@ -145,7 +174,7 @@ import Testing
       if case .sentence(let framed) = event { accepted.insert(framed.text) }
     }
     let unechoed = try gpsdEchoes(chk).filter { !accepted.contains($0) }
-    return (differences, theirs.count, unechoed)
+    return (differences, theirs.count, unechoed, largestModelled)
   }
 
   /// `log-or-*<TAB>field-or-*<TAB>kind<TAB>reason` lines.
@@ -175,11 +204,15 @@ import Testing
     var unexplained = 0
     var epochs = 0
     var matched = 0
+    var largestModelledDifference = 0.0
     for log in Corpus.logs {
-      let (differences, count, unechoed) = try Self.compare(log: log)
-      epochs += count
-      let badEpochs = Set(differences.map(\.time))
-      matched += count - badEpochs.count
+      let (differences, count, unechoed, largestModelled) = try Self.compare(log: log)
+      largestModelledDifference = max(largestModelledDifference, largestModelled)
+      if !Self.unmeasured.contains(log.lastPathComponent) {
+        epochs += count
+        let badEpochs = Set(differences.filter { $0.kind != "date" }.map(\.time))
+        matched += count - badEpochs.count
+      }
       for difference in differences {
         let ok = isAllowed(difference)
         if !ok { unexplained += 1 }
@@ -190,12 +223,16 @@ import Testing
         report.append("UNEXPLAINED\t\(log.lastPathComponent)\t-\techo\techo\tgpsd accepted, we did not: \(line)")
       }
     }
+    let share = Double(matched) / Double(max(epochs, 1))
     let summary =
-      "conformance: \(matched) of \(epochs) gpsd epochs match exactly; \(unexplained) unexplained differences"
+      "conformance: \(matched) of \(epochs) gpsd epochs match (\(String(format: "%.1f", share * 100)) %); "
+      + "\(unexplained) unexplained differences; modelled ellipsoidal heights within "
+      + "\(String(format: "%.3f", largestModelledDifference)) m of gpsd's"
     report.insert(summary, at: 0)
     try? report.joined(separator: "\n").write(
       toFile: NSTemporaryDirectory() + "whereami-conformance.txt", atomically: true, encoding: .utf8)
     print(summary)
     #expect(unexplained == 0, "\(summary); see \(NSTemporaryDirectory())whereami-conformance.txt")
+    #expect(share >= Self.requiredShare, "\(summary)")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Testing
 
 @testable import NMEA
@@ -89,9 +90,9 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
   @Test func accuracyFromGSTWhenPresent() {
     let result = fixes([
       "$GNGST,120000.00,0.9,0.8,0.6,45.0,0.3,0.4,0.9",
-      "$GNGGA,120000.00,5230.0000,N,01320.0000,E,4,12,0.7,35.0,M,40.0,M,1.0,0001",
+      "$GNGGA,120000.00,5230.0000000,N,01320.0000000,E,4,12,0.7,35.0,M,40.0,M,1.0,0001",
       "$GNGSA,A,3,05,13,,,,,,,,,,,1.2,0.7,1.0,1",
-      "$GNGGA,120001.00,5230.0000,N,01320.0000,E,4,12,0.7,35.0,M,40.0,M,1.0,0001",
+      "$GNGGA,120001.00,5230.0000000,N,01320.0000000,E,4,12,0.7,35.0,M,40.0,M,1.0,0001",
     ])
     #expect(result[0].accuracySource == .receiverStatistics)
     #expect(abs(result[0].horizontalAccuracy! - 0.5) < 1e-12)
@@ -99,6 +100,126 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(result[0].quality == .rtkFixed)
     #expect(result[1].accuracySource == .dilutionOfPrecision)
     #expect(result[1].horizontalAccuracy == 0.7 * UserEquivalentRangeError.rtkFixed)
+  }
+
+  /// GST, then `$PUBX,00`, `$PGRME`, `$PSRFEPE`, then DOP: each source where every one
+  /// before it is missing, whatever order the sentences come in.
+  @Test func receiversOwnEstimatesTakePrecedenceInOrder() {
+    let gga = "$GPGGA,120000.00,5230.000000,N,01320.000000,E,1,08,1.0,35.0,M,40.0,M,,"
+    let gst = "$GPGST,120000.00,0.9,0.8,0.6,45.0,0.3,0.4,0.9"
+    let pubx = "$PUBX,00,120000.00,5230.000000,N,01320.000000,E,75.0,G3,2.1,3.2,0.0,0.0,0.0,,1.0,1.5,0.8,8,0,0"
+    let pgrme = "$PGRME,15.0,M,45.0,M,25.0,M"
+    let psrfepe = "$PSRFEPE,120000.00,A,1.0,6.82,10.69,0.0,180.0"
+    let next = "$GPGGA,120001.00,5230.000000,N,01320.000000,E,1,08,1.0,35.0,M,40.0,M,,"
+    func first(_ lines: [String]) -> Fix { fixes(lines + [next])[0] }
+
+    let all = first([psrfepe, gga, pgrme, pubx, gst])
+    #expect(all.accuracySource == .receiverStatistics && abs(all.horizontalAccuracy! - 0.5) < 1e-12)
+    let ublox = first([gga, psrfepe, pgrme, pubx])
+    #expect(ublox.accuracySource == .ubloxPUBX && ublox.horizontalAccuracy == 2.1 && ublox.verticalAccuracy == 3.2)
+    // Garmin's figures are 2-sigma: halved.
+    let garmin = first([gga, pgrme, psrfepe])
+    #expect(garmin.accuracySource == .garminPGRME && garmin.horizontalAccuracy == 7.5)
+    #expect(garmin.verticalAccuracy == 22.5)
+    let sirf = first([psrfepe, gga])
+    #expect(sirf.accuracySource == .sirfPSRFEPE && sirf.horizontalAccuracy == 6.82 && sirf.verticalAccuracy == 10.69)
+    // A PSRFEPE marked invalid gives nothing; DOP × UERE remains.
+    let invalid = first(["$PSRFEPE,120000.00,V,,,,,", gga])
+    #expect(invalid.accuracySource == .dilutionOfPrecision && invalid.horizontalAccuracy == 4)
+  }
+
+  /// The accuracy is never finer than the printed coordinates allow: minutes with two
+  /// decimals are 18.5 m steps north–south.
+  @Test func accuracyIsNeverFinerThanTheCoordinatesResolution() {
+    let coarse = fixes([
+      "$GPGGA,120000,5230.00,N,01320.00,E,2,08,0.8,35.0,M,40.0,M,,",
+      "$GPGGA,120001,5230.00,N,01320.00,E,2,08,0.8,35.0,M,40.0,M,,",
+    ])[0]
+    let bound = CoordinateResolution.horizontalBound(decimals: 2, latitude: 52.5)
+    #expect(coarse.accuracySource == .coordinateResolution && coarse.horizontalAccuracy == bound)
+    // step/√12 on each axis: 0.01′ is 18.53 m north–south and 11.31 m east–west at 52.5°.
+    #expect(abs(bound - (18.53 * 18.53 + 11.31 * 11.31).squareRoot() / 12.0.squareRoot()) < 0.02)
+    #expect(abs(CoordinateResolution.horizontalBound(decimals: 2, latitude: 0) - 7.55) < 0.01)
+    let fine = fixes([
+      "$GPGGA,120000,5230.0000,N,01320.0000,E,2,08,0.8,35.0,M,40.0,M,,",
+      "$GPGGA,120001,5230.0000,N,01320.0000,E,2,08,0.8,35.0,M,40.0,M,,",
+    ])[0]
+    #expect(fine.accuracySource == .dilutionOfPrecision && fine.horizontalAccuracy == 0.8)
+  }
+
+  /// A receiver alternating a GGA cycle and an RMC-only cycle stays 3D; the stated mode is
+  /// carried at most `modeCarryCycles` cycles.
+  @Test func aCycleThatStatesNoModeKeepsTheLastStatedOne() {
+    var lines = ["$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,"]
+    for second in 1...7 {
+      lines.append("$GPRMC,12000\(second),A,5230.0000,N,01320.0000,E,0.0,0.0,150624,,,A")
+    }
+    let result = fixes(lines)
+    #expect(result.map(\.mode) == [.threeD, .threeD, .threeD, .threeD, .threeD, .threeD, .twoD, .twoD])
+    #expect(result[1].altitudeMSL == nil)
+    // A GGA without altitude states 2D, and that is carried too.
+    let flat = fixes([
+      "$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,,M,,M,,",
+      "$GPRMC,120001,A,5230.0000,N,01320.0000,E,0.0,0.0,150624,,,A",
+    ])
+    #expect(flat.map(\.mode) == [.twoD, .twoD])
+  }
+
+  /// A cycle without speed gets one from the positions; course only when the distance is
+  /// clear of the positions' noise, and nothing over gaps longer than 10 s.
+  @Test func speedAndCourseAreDerivedFromPositionsWhenTheCycleHasNone() {
+    let result = fixes([
+      "$GPGGA,120000,0000.0000,N,00000.0000,E,1,08,1.0,35.0,M,40.0,M,,",
+      // 0.0100′ east at the equator is 18.553 m: 1 s later.
+      "$GPGGA,120001,0000.0000,N,00000.0100,E,1,08,1.0,35.0,M,40.0,M,,",
+      // 0.0010′ north, 1.843 m: within 2 × √(4² + 4²) m of noise, no course.
+      "$GPGGA,120002,0000.0010,N,00000.0100,E,1,08,1.0,35.0,M,40.0,M,,",
+      "$GPGGA,120015,0000.0010,N,00000.0200,E,1,08,1.0,35.0,M,40.0,M,,",
+      "$GPRMC,120016,A,0000.0010,N,00000.0300,E,1.0,90.0,150624,,,A",
+    ])
+    #expect(result[0].speed == nil && result[0].speedSource == nil)
+    #expect(abs(result[1].speed! - 18.5532) < 0.001 && result[1].speedSource == .positions)
+    #expect(abs(result[1].course! - 90) < 1e-6)
+    #expect(abs(result[2].speed! - 1.8427) < 0.001 && result[2].course == nil)
+    #expect(result[3].speed == nil, "13 s after the previous fix")
+    #expect(result[4].speedSource == .receiver && result[4].speed == 1852.0 / 3600)
+  }
+
+  /// Heights: EGM96 fills in a missing separation; a separation of exactly 0 marks an
+  /// ellipsoidal altitude; `$PUBX,00` and `$PASHR,POS` give ellipsoidal heights and
+  /// `$PGRMZ` an altitude, each only where GGA has none.
+  @Test func heightsFromTheGeoidModelAndProprietarySentences() throws {
+    let grid = try #require(try? GeoidGrid.installedEGM96.get(), "EGM96 grid (proj-data) not installed")
+    let separation = try #require(grid.separation(latitude: 52.5, longitude: 13.333333333333334))
+    let next = "$GPGGA,120001,5230.0000,N,01320.0000,E,1,08,1.0,,M,,M,,"
+    let modelled = fixes(["$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,,M,,", next])[0]
+    #expect(modelled.geoidSource == .egm96 && modelled.geoidSeparation == separation)
+    #expect(modelled.altitudeMSL == 35 && modelled.altitudeHAE == 35 + separation)
+    let withoutModel = fixes(
+      ["$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,,M,,", next],
+      options: {
+        var options = NMEADecoder.Options(); options.geoid = nil; return options
+      }())[0]
+    #expect(withoutModel.altitudeHAE == nil && withoutModel.geoidSource == nil && withoutModel.altitudeMSL == 35)
+    let receivers = fixes(["$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,35.0,M,40.0,M,,", next])[0]
+    #expect(receivers.geoidSource == .receiver && receivers.altitudeHAE == 75)
+    let zero = fixes(["$GPGGA,120000,5230.0000,N,01320.0000,E,1,08,1.0,75.0,M,0.0,M,,", next])[0]
+    #expect(zero.geoidSource == .egm96 && zero.altitudeHAE == 75 && zero.altitudeMSL == 75 - separation)
+
+    let ublox = fixes([
+      "$PUBX,00,120000.00,5230.000000,N,01320.000000,E,80.0,G3,2.1,3.2,3.6,45.0,-0.5,,1.0,1.5,0.8,8,0,0", next,
+    ])[0]
+    #expect(ublox.mode == .threeD && ublox.altitudeHAE == 80 && ublox.altitudeMSL == 80 - separation)
+    #expect(ublox.speed == 1 && ublox.course == 45 && ublox.speedSource == .receiver && ublox.climb == 0.5)
+    let ashtech = fixes([
+      "$PASHR,POS,1,07,120000.00,5230.00000,N,01320.00000,E,80.00,,090.0,001.0,+000.0,2.2,1.2,1.8,1.0,BQ00", next,
+    ])[0]
+    #expect(ashtech.quality == .differential && ashtech.altitudeHAE == 80 && abs(ashtech.speed! - 0.514444) < 1e-6)
+    #expect(ashtech.dop.horizontal == 1.2 && ashtech.accuracySource == .dilutionOfPrecision)
+    let garmin = fixes(["$GPGLL,5230.000,N,01320.000,E,120000,A", "$PGRMZ,246,f,3", next])[0]
+    #expect(garmin.mode == .threeD && abs(garmin.altitudeMSL! - 74.9808) < 1e-9 && garmin.geoidSource == .egm96)
+    let both = fixes(["$GPGGA,120000,5230.000,N,01320.000,E,1,08,1.0,75.0,M,40.0,M,,", "$PGRMZ,200,f,3", next])[0]
+    #expect(both.altitudeMSL == 75)
   }
 
   @Test func driveAcrossMidnightFixture() throws {
@@ -125,7 +246,7 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
       statistics.rejected(.tooLong) + statistics.rejected(.notASentence) == count("overlong_line")
         + count("garbage_line") + count("garbage_prefix") + count("nonprintable_line"))
     #expect(statistics.uncheckedSentences == count("missing_checksum"))
-    #expect(statistics.otherByAddress[SentenceAddress("PGRME")] == count("proprietary_pgrme"))
+    #expect(statistics.decoded(.pgrme) == count("proprietary_pgrme"))
     #expect(statistics.otherByAddress[SentenceAddress("AIVDM")] == count("ais_aivdm"))
     #expect(statistics.lines == expected["total_lines"] as? Int)
     // Every epoch keeps a position: none lost both its GGA and its RMC.

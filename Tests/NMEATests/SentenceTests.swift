@@ -135,8 +135,41 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(gbs.latitudeError == 23.43 && gbs.longitudeError == 13.91 && gbs.altitudeError == 34.01)
   }
 
+  @Test func proprietaryAccuracyAndAltitudeSentences() throws {
+    let pgrme = try #require(try decode("$PGRME,7.6,M,41.7,M,42.4,M").payload(as: PGRME.self))
+    #expect(pgrme.horizontalError == 7.6 && pgrme.verticalError == 41.7 && pgrme.sphericalError == 42.4)
+    #expect(try decode("$PGRME,,M,,M,,M").payload(as: PGRME.self)?.horizontalError == nil)
+    #expect(throws: SentenceParseError.self) { try decode("$PGRME,7.6,F,41.7,M,42.4,M") }
+    let pgrmz = try #require(try decode("$PGRMZ,246,f,3").payload(as: PGRMZ.self))
+    #expect(abs(pgrmz.altitude! - 74.9808) < 1e-9 && pgrmz.dimension == 3)
+    #expect(throws: SentenceParseError.self) { try decode("$PGRMZ,246,m,3") }
+    let epe = try #require(try decode("$PSRFEPE,100542.000,A,0.7,6.82,10.69,0.0,180.0").payload(as: PSRFEPE.self))
+    #expect(epe.isValid == true && epe.hdop == 0.7 && epe.horizontalError == 6.82 && epe.verticalError == 10.69)
+    #expect(epe.time == TimeOfDay(hour: 10, minute: 5, second: 42))
+    #expect(try decode("$PSRFEPE,074150.799,V,,,,,").payload(as: PSRFEPE.self)?.isValid == false)
+    let pubx = try #require(
+      try decode(
+        "$PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0"
+      ).payload(as: PUBX00.self))
+    #expect(pubx.status == .standalone3D && pubx.ellipsoidalAltitude == 546.589 && pubx.coordinateDecimals == 6)
+    #expect(pubx.horizontalAccuracy == 2.1 && pubx.verticalAccuracy == 2.0 && pubx.satellitesUsed == 9)
+    #expect(abs(pubx.speed! - 0.007 / 3.6) < 1e-15 && pubx.course == 77.52 && pubx.climb == -0.007)
+    #expect(throws: SentenceParseError.self) { try decode("$PUBX,00,081350.00,,,,,,XX,,,,,,,,,,,,") }
+    // Other PUBX messages and PASHR attitude sentences are other vendors' business.
+    #expect(try decode("$PUBX,03,00") == .other(SentenceAddress("PUBX")))
+    #expect(
+      try decode("$PASHR,085335.000,224.19,T,-01.26,+00.83,+00.00,0.101,0.113,0.267,1,0")
+        == .other(SentenceAddress("PASHR")))
+    let pos = try #require(
+      try decode("$PASHR,POS,0,03,183530.00,2037.76012,N,08704.07373,W,058.48,,359.4,000.0,+000.0,2.2,2.2,0.0,1.0,BQ00")
+        .payload(as: PASHRPOS.self))
+    #expect(pos.quality == .gps && pos.satellitesUsed == 3 && pos.ellipsoidalAltitude == 58.48 && pos.course == 359.4)
+    #expect(pos.pdop == 2.2 && pos.hdop == 2.2 && pos.vdop == 0 && pos.speed == 0 && pos.coordinateDecimals == 5)
+    #expect(try decode("$PASHR,POS,,00,183530.00,,,,,,,,,,,,,,").payload(as: PASHRPOS.self)?.quality == nil)
+  }
+
   @Test func unknownAndProprietarySentencesPassThrough() throws {
-    #expect(try decode("$PGRME,7.6,M,41.7,M,42.4,M") == .other(SentenceAddress("PGRME")))
+    #expect(try decode("$PGRMM,WGS 84") == .other(SentenceAddress("PGRMM")))
     #expect(try decode("$GPXYZ,1,2,3") == .other(SentenceAddress("GPXYZ")))
     #expect(try decode("!AIVDM,1,1,,B,13`kvwO005wJnb2Lfo>@6@8d05,0") == .other(SentenceAddress("AIVDM")))
     #expect(SentenceAddress("PGRME").isProprietary)

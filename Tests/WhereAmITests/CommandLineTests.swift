@@ -141,7 +141,7 @@ import Testing
     #expect(object["fixes"] as? Int == 180)
     #expect((object["rejections"] as? [String: Int])?["badChecksum"] == 13)
     #expect((object["sentenceTypes"] as? [String: Int])?["GGA"] != nil)
-    #expect((object["otherSentences"] as? [String: Int])?["PGRME"] == 3)
+    #expect((object["sentenceTypes"] as? [String: Int])?["PGRME"] == 3, "Garmin's accuracy sentence is decoded")
     #expect(object["first"] as? String == "2025-03-08T18:20:00.000Z")
     let still = try runWhereAmI(["summary", "--json", Paths.fixture("static-hour.nmea")])
     let hour = try JSONSerialization.jsonObject(with: Data(still.output.utf8)) as! [String: Any]
@@ -253,6 +253,45 @@ import Testing
     #expect(distance < 10, "standing still")
     #expect(pathLength > 1000, "the raw sum over-counts")
     #expect(last["displacement"] as? Double != nil)
+  }
+
+  /// What the receiver did not send and we filled in is marked: an EGM96 geoid
+  /// separation (`geoidSource`), a speed from positions (`speedSource`, `~` in text); with no
+  /// geoid grid, standard error says so once and there is no ellipsoidal height.
+  @Test func modelledAndDerivedValuesAreMarked() throws {
+    let scratch = try ExportScratch()
+    // GGA only: no geoid separation, no speed; 0.0100′ east per second at 52.5° N.
+    let log = try scratch.write(
+      "gga-only.nmea",
+      (0..<5).map { second in
+        checksummed(
+          "$GPGGA,12000\(second),5230.000000,N,01320.\(String(format: "%06d", second * 10_000)),E,1,08,0.9,35.0,M,,M,,")
+      }.joined())
+    let json = try runWhereAmI(["print", "--json", "--date", "2026-03-01", log])
+    #expect(json.code == 0 && json.error.isEmpty, "\(json.error)")
+    let objects = try json.output.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    #expect(objects.count == 5)
+    let second = objects[1]
+    #expect(second["geoidSource"] as? String == "EGM96")
+    let separation = try #require(second["geoidSep"] as? Double)
+    #expect(separation > 35 && separation < 45, "EGM96 near Berlin: about 39.6 m")
+    #expect(abs((second["altHAE"] as? Double ?? 0) - (35 + separation)) < 1e-3)
+    #expect(second["speedSource"] as? String == "positions")
+    #expect(abs((second["speed"] as? Double ?? 0) - 11.318) < 0.001)
+    #expect(objects[0]["speedSource"] == nil && objects[0]["speed"] == nil)
+    let text = try runWhereAmI(["print", "--date", "2026-03-01", log])
+    #expect(text.output.split(separator: "\n")[1].contains(" speed ~11.32 m/s course ~90.0°"), "\(text.output)")
+
+    let child = try ChildProcess(
+      "/usr/bin/env", ["WHEREAMI_GEOID_GRID=/nonexistent/egm96.gtx", Paths.whereami, "print", "--json", log])
+    #expect(child.wait(timeout: 30) == 0)
+    let warnings = child.standardError.split(separator: "\n")
+    #expect(warnings.count == 1 && warnings[0].contains("no geoid model"), "\(warnings)")
+    #expect(warnings.first?.contains("/nonexistent/egm96.gtx: No such file or directory") == true)
+    #expect(!child.standardOutput.contains("altHAE") && !child.standardOutput.contains("geoidSource"))
+    #expect(child.standardOutput.contains("\"altMSL\":35.0000"))
   }
 
   @Test func replayIsPacedAndCtrlCEndsWithASummaryLine() throws {

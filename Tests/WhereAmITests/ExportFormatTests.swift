@@ -193,6 +193,7 @@ import Testing
         "time", "segment", "lat", "lon", "mode", "quality", "eph", "accuracySource", "altMSL", "altHAE", "geoidSep",
         "epv", "speed", "track", "climb", "heading", "magvar", "hdop", "vdop", "pdop", "satellitesUsed",
         "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement", "device",
+        "speedSource", "geoidSource",
       ])
     #expect(rows.count == reference.count + 1)
     let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })

@@ -24,6 +24,9 @@ public struct Location: Sendable, Equatable {
   public var speed: Double?
   /// Degrees clockwise from true north.
   public var course: Double?
+  /// Whether ``speed`` and ``course`` were measured by the receiver or derived from
+  /// successive positions (``SpeedSource/positions``); `nil` when there are none.
+  public var speedSource: SpeedSource?
   /// Vertical speed, metres per second.
   public var climb: Double?
   /// When the receiver determined the fix (its UTC time, not when the line was read);
@@ -43,6 +46,9 @@ public struct Location: Sendable, Equatable {
   /// True heading in degrees, when the receiver has one (HDT).
   public var heading: Double?
   public var geoidSeparation: Double?
+  /// Where ``geoidSeparation`` came from: the receiver, or the EGM96 model where the
+  /// receiver gave none.
+  public var geoidSource: GeoidSource?
   public var differentialAge: Double?
   public var differentialStation: Int?
   /// The device the fix came from, when the source has several (gpsd's `device`, such
@@ -71,6 +77,7 @@ public struct Location: Sendable, Equatable {
     verticalAccuracy = altitude == nil ? nil : fix.verticalAccuracy
     speed = fix.speed
     course = fix.course
+    speedSource = fix.speedSource
     climb = fix.climb
     timestamp = fix.time
     quality = fix.quality
@@ -81,9 +88,15 @@ public struct Location: Sendable, Equatable {
     magneticVariation = fix.magneticVariation
     heading = fix.heading
     geoidSeparation = fix.geoidSeparation
+    geoidSource = fix.geoidSource
     differentialAge = fix.differentialAge
     differentialStation = fix.differentialStation
   }
+
+  /// The speed the receiver measured; `nil` when it gave none, or when ``speed`` was
+  /// derived from positions (which measures the positions' noise at standstill, and so
+  /// must not decide whether the receiver is moving).
+  public var measuredSpeed: Double? { speedSource == .positions ? nil : speed }
 
   /// The distance in metres over the WGS84 ellipsoid to `other`, ignoring altitude.
   public func distance(from other: Location) -> Double {

@@ -130,9 +130,9 @@ public struct TrackOdometer: Sendable {
       self.first = location
       self.previous = location
       previousSeconds = seconds
-      usingPositions = location.speed == nil
+      usingPositions = location.measuredSpeed == nil
       startPositions(at: location, seconds)
-      if let speed = location.speed { lastSpeed = (speed, seconds) }
+      if let speed = location.measuredSpeed { lastSpeed = (speed, seconds) }
       return
     }
     let elapsed = TrackClock.elapsed(from: previous, to: location)
@@ -161,7 +161,7 @@ public struct TrackOdometer: Sendable {
     }
     defer { if wasMoving || isMoving { movingTime += elapsed } else { stoppedTime += elapsed } }
 
-    if let speed = location.speed {
+    if let speed = location.measuredSpeed {
       if let last = lastMeasuredSpeedAt { speedIntervals.append(seconds - last) }
       lastMeasuredSpeedAt = seconds
       if usingPositions {
@@ -204,8 +204,8 @@ public struct TrackOdometer: Sendable {
     intervals = RecentIntervals()
     isMoving = false
     pending = nil
-    lastSpeed = location.speed.map { ($0, seconds) }
-    usingPositions = location.speed == nil
+    lastSpeed = location.measuredSpeed.map { ($0, seconds) }
+    usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
     distance = max(distance, committed)
   }
@@ -351,7 +351,7 @@ public struct TrackOdometer: Sendable {
     let noise = Self.confidenceFactor * (sigma(before) * sigma(before) + sigma(after) * sigma(after)).squareRoot()
     // Moving after the loss only on the same evidence as anywhere: a held speed of
     // ``movingSpeed``, here from the one fix there is.
-    let movingAfter = (location.speed ?? 0) >= Self.movingSpeed
+    let movingAfter = (location.measuredSpeed ?? 0) >= Self.movingSpeed
     let bridged = isMoving || movingAfter || step > noise
     if bridged {
       committed += step
@@ -363,8 +363,8 @@ public struct TrackOdometer: Sendable {
     if bridged && elapsed <= Self.longestMovingGap { movingTime += elapsed } else { stoppedTime += elapsed }
     isMoving = movingAfter
     pending = nil
-    lastSpeed = location.speed.map { ($0, seconds) }
-    usingPositions = location.speed == nil
+    lastSpeed = location.measuredSpeed.map { ($0, seconds) }
+    usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
     distance = max(distance, committed)
   }

@@ -119,14 +119,14 @@ public struct MovementRecognizer: Sendable {
 
     guard var trip else {
       if !odometer.isMoving {
-        if (location.speed ?? 0) < TrackOdometer.movingSpeed { lastAtRest = location }
+        if (location.measuredSpeed ?? 0) < TrackOdometer.movingSpeed { lastAtRest = location }
         return nil
       }
       distanceAtStart = distanceBefore
       movingTimeAtStart = movingTimeBefore
       let begun = Trip(
         start: lastAtRest ?? location, end: location, distance: odometer.distance - distanceBefore,
-        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: location.speed)
+        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: location.measuredSpeed)
       self.trip = begun
       stoppedAt = nil
       state = .began
@@ -138,7 +138,7 @@ public struct MovementRecognizer: Sendable {
       trip.end = location
       trip.distance = odometer.distance - distanceAtStart
       trip.movingTime = odometer.movingTime - movingTimeAtStart
-      if let speed = location.speed { trip.maximumSpeed = max(trip.maximumSpeed ?? speed, speed) }
+      if let speed = location.measuredSpeed { trip.maximumSpeed = max(trip.maximumSpeed ?? speed, speed) }
       self.trip = trip
       state = .changed
       return MovementEvent(state: .changed, trip: trip)

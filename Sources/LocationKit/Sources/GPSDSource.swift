@@ -110,6 +110,10 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
     var receivedReport = false
     while true {
       if !gps_waiting(data, 0) {
+        // The burst of the cycle is over: the location held for its GST and SKY goes.
+        if state.isHolding, !gps_waiting(data, Self.burstGap) {
+          for event in state.release() { emit(event, sink) }
+        }
         switch stop.wait(for: data.pointee.gps_fd, timeout: rewatchInterval) {
         case .stopped: return .finished
         case .timedOut:
@@ -129,6 +133,7 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
       let count = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
       if count < 0 {
         // gpsd went away. Never write to this connection again (SIGPIPE).
+        for event in state.release() { emit(event, sink) }
         emit(
           .error(LocationError(.locationUnknown, "lost the connection to gpsd at \(hostAndPort); reconnecting")), sink
         )
@@ -147,6 +152,10 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
       }
     }
   }
+
+  /// How long a quiet connection means that gpsd's burst of reports for a cycle is over,
+  /// microseconds (gpsd writes a cycle's TPV, GST and SKY together).
+  static let burstGap: Int32 = 50_000
 
   private var hostAndPort: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
@@ -184,8 +193,31 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
   }
 }
 
-/// Turns gpsd's reports into source events, remembering each device's last SKY.
+/// Turns gpsd's reports into source events, remembering each device's last SKY and GST.
+///
+/// A TPV's location is held until the rest of its cycle's reports have come (gpsd sends
+/// the GST and SKY of a cycle after its TPV), so that its accuracy is computed as the NMEA
+/// decoder computes it: from the receiver's GST sigmas when gpsd has a GST of the same
+/// time, otherwise from the DOPs × the UERE of the fix quality. gpsd's own `eph`, whose
+/// confidence gpsd does not state, is used only when neither is there. While gpsd refines
+/// a cycle sentence by sentence (as it does until it has learned the receiver's cycle), the
+/// last report of a time is the one delivered.
 private struct ReportState {
+  /// What a device's last GST said: 1-sigma errors in metres.
+  struct Statistics {
+    var time: Timestamp
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+  }
+  var statistics: [String: Statistics] = [:]
+  /// The last TPV's location, until its cycle's reports are in.
+  private var held: Location?
+  /// gpsd's `eph` and `epv` for the held location.
+  private var heldEstimates: (horizontal: Double?, vertical: Double?)
+
+  var isHolding: Bool { held != nil }
+
   /// What a device's last SKY said.
   struct Sky {
     var satellites: [SatelliteInfo] = []
@@ -206,6 +238,64 @@ private struct ReportState {
       readSky(data)
       return []
     }
+    if message.hasPrefix("{\"class\":\"GST\"") {
+      readStatistics(data)
+      return []
+    }
+    if message.hasPrefix("{\"class\":\"TPV\""), let location = location(data), let previous = held,
+      previous.device == location.device, previous.timestamp == location.timestamp
+    {
+      // gpsd refines a cycle sentence by sentence while it learns the receiver's cycle:
+      // the later report of the same time replaces the earlier one.
+      held = location
+      heldEstimates = (finite(data.fix.eph), finite(data.fix.epv))
+      return []
+    }
+    let released = release()
+    return released + otherEvents(for: message, data, source: source)
+  }
+
+  /// The held location, with its accuracy from what its cycle brought.
+  mutating func release() -> [SourceEvent] {
+    guard var location = held else { return [] }
+    held = nil
+    let device = location.device ?? ""
+    let sky = skies[device] ?? Sky()
+    location.dop = sky.dop
+    if !sky.satellites.isEmpty {
+      location.satellites = sky.satellites
+      location.satellitesUsed = sky.satellitesUsed
+    }
+    if let errors = statistics[device], errors.time == location.timestamp, let latitude = errors.latitude,
+      let longitude = errors.longitude
+    {
+      location.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot()
+      location.verticalAccuracy = location.altitude == nil ? nil : errors.altitude
+      location.accuracySource = .receiverStatistics
+    } else if let hdop = location.dop.horizontal, hdop > 0 {
+      let rangeError = UserEquivalentRangeError.metres(for: location.quality)
+      location.horizontalAccuracy = hdop * rangeError
+      location.verticalAccuracy = location.altitude == nil ? nil : location.dop.vertical.map { $0 * rangeError }
+      location.accuracySource = .dilutionOfPrecision
+    } else {
+      location.horizontalAccuracy = heldEstimates.horizontal
+      location.verticalAccuracy = location.altitude == nil ? nil : heldEstimates.vertical
+      location.accuracySource = location.horizontalAccuracy == nil ? nil : .gpsd
+    }
+    return [.location(location)]
+  }
+
+  private mutating func readStatistics(_ data: gps_data_t) {
+    var copy = data
+    guard let seconds = finite(whereami_gps_gst_time(&copy)), seconds > 0 else { return }
+    let gst = whereami_gps_gst(&copy)!.pointee
+    statistics[Self.device(data)] = Statistics(
+      time: Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded())),
+      latitude: finite(gst.lat_err_deviation), longitude: finite(gst.lon_err_deviation),
+      altitude: finite(gst.alt_err_deviation))
+  }
+
+  private mutating func otherEvents(for message: String, _ data: gps_data_t, source: GPSDSource) -> [SourceEvent] {
     if message.hasPrefix("{\"class\":\"DEVICES\"") {
       return whereami_gps_device_count([data]) == 0
         ? [.error(LocationError(.locationUnknown, "gpsd at \(source.host):\(source.port) has no GPS device"))] : []
@@ -237,7 +327,10 @@ private struct ReportState {
       return [.error(LocationError(.readError, "gpsd reports: \(text)"))]
     }
     guard message.hasPrefix("{\"class\":\"TPV\"") else { return [] }
-    return [location(data).map(SourceEvent.location) ?? .noFix(sky(data))]
+    guard let location = location(data) else { return [.noFix(sky(data))] }
+    held = location
+    heldEstimates = (finite(data.fix.eph), finite(data.fix.epv))
+    return []
   }
 
   private mutating func readSky(_ data: gps_data_t) {
@@ -303,9 +396,6 @@ private struct ReportState {
     if set & UInt64(TRACK_SET) != 0 { location.course = finite(fix.track) }
     if set & UInt64(CLIMB_SET) != 0 { location.climb = finite(fix.climb) }
     location.magneticVariation = finite(fix.magnetic_var)
-    location.horizontalAccuracy = finite(fix.eph)
-    location.verticalAccuracy = location.altitude == nil ? nil : finite(fix.epv)
-    if location.horizontalAccuracy != nil { location.accuracySource = .gpsd }
     location.quality =
       switch whereami_gps_status(&copy) {
       // gpsd leaves "status" out of a TPV for a plain GPS fix.

@@ -134,3 +134,38 @@ extension Sentence {
 private struct PayloadCast<T: DecodedSentence>: PayloadVisitor {
   func visit<Decoded: DecodedSentence>(_ sentence: Decoded) -> T? { sentence as? T }
 }
+
+extension PGRME: DecodedSentence {
+  static var kind: Sentence.Kind { .pgrme }
+  static var name: StaticString { "PGRME" }
+  var wrapped: Sentence { .pgrme(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PGRMZ: DecodedSentence {
+  static var kind: Sentence.Kind { .pgrmz }
+  static var name: StaticString { "PGRMZ" }
+  var wrapped: Sentence { .pgrmz(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PSRFEPE: DecodedSentence {
+  static var kind: Sentence.Kind { .psrfepe }
+  static var name: StaticString { "PSRFEPE" }
+  var wrapped: Sentence { .psrfepe(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PUBX00: DecodedSentence {
+  static var kind: Sentence.Kind { .pubx00 }
+  static var name: StaticString { "PUBX,00" }
+  var wrapped: Sentence { .pubx00(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PASHRPOS: DecodedSentence {
+  static var kind: Sentence.Kind { .pashrPOS }
+  static var name: StaticString { "PASHR,POS" }
+  var wrapped: Sentence { .pashrPOS(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}

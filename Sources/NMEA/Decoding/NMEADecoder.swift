@@ -1,3 +1,5 @@
+import Geodesy
+
 /// A piece of input that was skipped, where it was and why.
 public struct Rejection: Sendable, Equatable, CustomStringConvertible {
   public var reason: RejectionReason
@@ -46,6 +48,9 @@ public struct NMEADecoder {
     /// Give rejections their sentence's text and checksums (for `-v`); off, a rejection
     /// allocates nothing.
     public var detailsRejections = false
+    /// The geoid model for receivers that give no geoid separation: EGM96 from Debian's
+    /// `proj-data` when it is installed (``GeoidGrid/installedEGM96``), `nil` for none.
+    public var geoid: GeoidGrid? = try? GeoidGrid.installedEGM96.get()
 
     /// Creates options.
     public init(
@@ -70,7 +75,7 @@ public struct NMEADecoder {
     self.options = options
     framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
     framer.detailsRejections = options.detailsRejections
-    assembler = FixAssembler(date: options.date)
+    assembler = FixAssembler(date: options.date, geoid: options.geoid)
     sawDate = options.date != nil
   }
 

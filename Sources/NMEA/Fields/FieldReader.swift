@@ -160,9 +160,12 @@ struct FieldReader {
     return value
   }
 
-  /// A decimal number followed by a unit field that must be `unit` when present.
-  func decimal(_ index: Int, _ name: String, unit: UInt8) throws(FieldError) -> Double? {
-    let value = try decimal(index, name)
+  /// A decimal number followed by a unit field that must be `unit` when present,
+  /// optionally limited to `range`.
+  func decimal(_ index: Int, _ name: String, unit: UInt8, in range: ClosedRange<Double>? = nil)
+    throws(FieldError) -> Double?
+  {
+    let value = try decimal(index, name, in: range)
     let unitField = raw(index + 1)
     if !unitField.isEmpty && (unitField.count != 1 || unitField[0] != unit) {
       throw FieldError(index: index + 1, name: name + " unit", problem: .outOfRange)
@@ -205,6 +208,20 @@ struct FieldReader {
     case negative: return -value
     default: throw FieldError(index: index + 1, name: name + " hemisphere", problem: .outOfRange)
     }
+  }
+
+  /// The decimals of the minutes in a latitude (`index`) and a longitude field, the fewer
+  /// of the two: how finely the receiver rounds its position. `nil` when either is empty.
+  func coordinateDecimals(_ latitudeIndex: Int, _ longitudeIndex: Int) -> Int? {
+    func decimals(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+      if field.isEmpty { return nil }
+      guard let point = field.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
+      return field.count - point - 1
+    }
+    guard let latitude = decimals(raw(latitudeIndex)), let longitude = decimals(raw(longitudeIndex)) else {
+      return nil
+    }
+    return min(latitude, longitude)
   }
 
   /// UTC time `hhmmss` or `hhmmss.sss…` (fraction kept to the microsecond).

@@ -1,14 +1,27 @@
-/// How a fix's accuracy figures were obtained.
+import Geodesy
+
+/// How a fix's accuracy figures were obtained, in the order of precedence: the first the
+/// receiver gives is used.
 ///
-/// Both kinds are 1-sigma figures, about 68 % confidence: the horizontal accuracy is the
-/// radius of the circle the true position lies in with that probability (the root of the
-/// summed latitude and longitude variances, "DRMS"), the vertical accuracy the altitude's
+/// All are 1-sigma figures, about 68 % confidence: the horizontal accuracy is the radius
+/// of the circle the true position lies in with that probability (the root of the summed
+/// latitude and longitude variances, "DRMS"), the vertical accuracy the altitude's
 /// standard deviation.
 public enum AccuracySource: Sendable, Equatable, CustomStringConvertible {
   /// From the receiver's own GST statistics: latitude, longitude and altitude sigmas.
   case receiverStatistics
+  /// u-blox `$PUBX,00` hAcc and vAcc, 1-sigma metres as sent.
+  case ubloxPUBX
+  /// Garmin `$PGRME` HPE and VPE, which Garmin documents as 2-sigma, halved.
+  case garminPGRME
+  /// SiRF `$PSRFEPE` EHPE and EVPE, as sent (SiRF states no confidence level).
+  case sirfPSRFEPE
   /// Estimated as DOP times a user-equivalent range error (UERE) for the fix quality.
   case dilutionOfPrecision
+  /// The coordinates' own resolution: the receiver's estimate was smaller than the
+  /// rounding of the latitude and longitude it printed allows (see
+  /// ``CoordinateResolution``).
+  case coordinateResolution
   /// gpsd's own estimates (`eph`, `epv`), passed on as gpsd gives them: gpsd states no
   /// confidence level for them (for NMEA receivers they are about twice a 1-sigma value).
   case gpsd
@@ -16,7 +29,11 @@ public enum AccuracySource: Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .receiverStatistics: "GST"
+    case .ubloxPUBX: "PUBX"
+    case .garminPGRME: "PGRME"
+    case .sirfPSRFEPE: "PSRFEPE"
     case .dilutionOfPrecision: "DOP"
+    case .coordinateResolution: "resolution"
     case .gpsd: "gpsd"
     }
   }
@@ -46,5 +63,32 @@ public enum UserEquivalentRangeError {
     case .rtkFixed: rtkFixed
     default: autonomous
     }
+  }
+}
+
+/// The accuracy a printed coordinate can have at best.
+///
+/// A receiver that prints minutes with `d` decimals rounds the latitude and longitude to
+/// steps of `q = 10⁻ᵈ` arc-minutes: `q` × the metres per minute of latitude (the meridian
+/// radius of curvature) north–south, and × the metres per minute of longitude (the prime
+/// vertical radius × cos latitude) east–west. A rounding error spread evenly over a step
+/// has a standard deviation of step/√12; the bound is the root of the two axes' summed
+/// variances, the same DRMS measure as every accuracy here. Two decimals (0.01′, 18.5 m
+/// north–south) give about 7.5 m at the equator, four decimals about 0.08 m.
+public enum CoordinateResolution {
+  /// The 1-sigma horizontal radius, metres, that rounding to `decimals` decimals of a
+  /// minute allows at `latitude`.
+  public static func horizontalBound(decimals: Int, latitude: Double) -> Double {
+    let step = pow10(-decimals) / 60
+    let projection = LocalProjection(latitude: latitude, longitude: 0)
+    let north = step * projection.northPerDegree
+    let east = step * projection.eastPerDegree
+    return ((north * north + east * east) / 12).squareRoot()
+  }
+
+  private static func pow10(_ exponent: Int) -> Double {
+    var value = 1.0
+    for _ in 0..<abs(exponent) { value *= 10 }
+    return exponent < 0 ? 1 / value : value
   }
 }

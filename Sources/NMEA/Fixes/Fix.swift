@@ -20,10 +20,18 @@ public struct Fix: Sendable, Equatable {
   public var altitudeMSL: Double?
   /// Metres of the geoid above the WGS84 ellipsoid.
   public var geoidSeparation: Double?
+  /// Where ``geoidSeparation`` came from; `nil` when there is none.
+  public var geoidSource: GeoidSource?
+  /// Metres above the WGS84 ellipsoid: the altitude plus the geoid separation, or the
+  /// receiver's own ellipsoidal height (`$PUBX,00`, `$PASHR,POS`).
+  public var altitudeHAE: Double?
   /// Speed over ground, metres per second.
   public var speed: Double?
   /// Course over ground, degrees from true north.
   public var course: Double?
+  /// Whether ``speed`` and ``course`` are the receiver's or were derived from this fix's
+  /// position and the previous one's; `nil` when there are none.
+  public var speedSource: SpeedSource?
   /// Degrees, east positive.
   public var magneticVariation: Double?
   /// Vertical speed, metres per second, from the altitude change since the previous fix.
@@ -56,10 +64,35 @@ public struct Fix: Sendable, Equatable {
 
   /// Whether the fix has a usable position.
   public var hasPosition: Bool { mode >= .twoD && latitude != nil && longitude != nil }
+}
 
-  /// Metres above the WGS84 ellipsoid: the altitude plus the geoid separation.
-  public var altitudeHAE: Double? {
-    guard let altitudeMSL, let geoidSeparation else { return nil }
-    return altitudeMSL + geoidSeparation
+/// Where a fix's geoid separation came from.
+public enum GeoidSource: Sendable, Equatable, CustomStringConvertible {
+  /// The receiver sent it (GGA, GNS), or sent both heights.
+  case receiver
+  /// The EGM96 geoid model (PROJ's 15-minute grid), where the receiver gave none.
+  case egm96
+
+  public var description: String {
+    switch self {
+    case .receiver: "receiver"
+    case .egm96: "EGM96"
+    }
+  }
+}
+
+/// Where a fix's speed and course came from.
+public enum SpeedSource: Sendable, Equatable, CustomStringConvertible {
+  /// Measured by the receiver (RMC, VTG, `$PUBX,00`, `$PASHR,POS`): Doppler, usually.
+  case receiver
+  /// Derived from this fix's position and the previous one's, for a cycle that had none
+  /// (see ``FixAssembler``): an average over the interval, as noisy as the positions.
+  case positions
+
+  public var description: String {
+    switch self {
+    case .receiver: "receiver"
+    case .positions: "positions"
+    }
   }
 }

@@ -1,3 +1,5 @@
+import Geodesy
+
 /// Merges the sentences of each reporting cycle into one ``Fix``.
 ///
 /// A cycle is the run of sentences sharing one UTC time. Sentences that carry a position
@@ -7,9 +9,57 @@
 /// of the input, or when a live source goes quiet).
 ///
 /// Positions are only taken from sentences that vouch for them (GGA quality above 0, RMC
-/// and GLL status `A`, an FAA mode other than `N`). The fix mode comes from GSA when the
-/// cycle has one, otherwise from the presence of an altitude.
+/// and GLL status `A`, an FAA mode other than `N`, `$PUBX,00` status other than `NF`).
+///
+/// What a cycle lacks is filled in as follows, each marked as such in the fix:
+/// - **Fix mode.** 3D when the cycle has an altitude or a GSA says 3D; 2D when its
+///   sentences state a mode (GGA, GNS, GSA, `$PGRMZ`, `$PUBX,00`, `$PASHR,POS`) and it is
+///   not 3D. A cycle whose sentences state none (only RMC or GLL, from a receiver that
+///   alternates sentence sets) takes the mode of the most recent cycle that stated one,
+///   if that was at most ``modeCarryCycles`` cycles ago, as gpsd does; otherwise 2D.
+/// - **Altitude.** GGA or GNS (above mean sea level) first; then the ellipsoidal height
+///   of `$PUBX,00` or `$PASHR,POS`; then Garmin's `$PGRMZ` (whole feet, above mean sea
+///   level).
+/// - **Geoid separation.** The receiver's (GGA, GNS, or the difference of its two heights);
+///   where it gives none, the ``geoid`` model's (``GeoidSource/egm96``). A receiver that
+///   sends a separation of exactly 0 where the model's is 1 m or more has no geoid model:
+///   its altitude is the ellipsoidal height (NMEA leaves no other field for it), and the
+///   height above mean sea level is corrected with the model's separation.
+/// - **Speed and course** (``SpeedSource/positions``), when the cycle has no RMC, VTG or
+///   other velocity: the speed is the geodesic distance from the previous fix with a
+///   position over the time between them, when that time is more than 0 and at most
+///   ``derivationInterval`` seconds (longer gaps are outages, and a straight line says
+///   nothing of the path). The course is that geodesic's azimuth at this fix, given only
+///   when the distance exceeds twice the two positions' combined 1-sigma accuracy
+///   (√(σ₁² + σ₂²)): below that, the direction is noise.
+/// - **Accuracy.** The receiver's own estimates, in the order of ``AccuracySource``
+///   (GST, `$PUBX,00`, `$PGRME`, `$PSRFEPE`), before DOP × UERE; never less than the
+///   coordinates' resolution allows (``CoordinateResolution``).
 public struct FixAssembler {
+  /// How many cycles a stated fix mode is carried to cycles that state none.
+  public static let modeCarryCycles = 5
+  /// The longest interval, seconds, over which speed is derived from positions.
+  public static let derivationInterval = 10.0
+  /// A receiver's separation of 0 marks its altitude as ellipsoidal where the model's
+  /// separation is at least this, metres.
+  public static let ellipsoidalAltitudeEvidence = 1.0
+
+  /// A receiver's own accuracy estimate, 1-sigma metres, with where it came from.
+  private struct ReceiverEstimate {
+    var horizontal: Double
+    var vertical: Double?
+    var source: AccuracySource
+
+    /// The place of `source` in the order of precedence; lower wins.
+    var rank: Int {
+      switch source {
+      case .ubloxPUBX: 0
+      case .garminPGRME: 1
+      default: 2
+      }
+    }
+  }
+
   private struct Cycle {
     var time: TimeOfDay
     var date: CalendarDate?
@@ -32,6 +82,15 @@ public struct FixAssembler {
     var errorStatistics: ErrorStatistics?
     var differentialAge: Double?
     var differentialStation: Int?
+    /// The receiver's ellipsoidal height (`$PUBX,00`, `$PASHR,POS`).
+    var ellipsoidalAltitude: Double?
+    /// Garmin's `$PGRMZ` altitude above mean sea level.
+    var garminAltitude: Double?
+    var climb: Double?
+    var estimate: ReceiverEstimate?
+    var coordinateDecimals: Int?
+    /// Whether a sentence of the cycle stated the fix's dimension.
+    var statesMode = false
   }
 
   /// The cycle being merged, valid while `hasCycle`. Not an optional: every field
@@ -42,13 +101,20 @@ public struct FixAssembler {
   private var previous: Fix?
   private var cycleCount = 0
   private var pendingErrors: (TimeOfDay, ErrorStatistics)?
+  private var pendingEstimate: (TimeOfDay, ReceiverEstimate)?
+  /// The mode of the latest cycle with a position that stated one, and that cycle's number.
+  private var statedMode: (mode: FixMode, cycle: Int)?
+  /// The geoid model for receivers that give no separation; `nil` for none.
+  public let geoid: GeoidGrid?
   private var sky = SkyTracker()
   /// The fix of a cycle completed by a decoded sentence, until taken.
   private var completedFix: Fix?
 
   /// Creates an assembler; `date` names the date of the first cycle for logs that carry
-  /// none (RMC and ZDA dates take over as soon as they come).
-  public init(date: CalendarDate? = nil) {
+  /// none (RMC and ZDA dates take over as soon as they come); `geoid` gives separations
+  /// where receivers give none.
+  public init(date: CalendarDate? = nil, geoid: GeoidGrid? = nil) {
+    self.geoid = geoid
     if let date { dates.seed(date) }
   }
 
@@ -139,7 +205,10 @@ public struct FixAssembler {
     let done = begin(time)
     let valid = (gga.quality ?? .invalid) != .invalid
     cycle.ggaQuality = gga.quality
-    if valid { setPosition(gga.latitude, gga.longitude) }
+    if valid {
+      setPosition(gga.latitude, gga.longitude, decimals: gga.coordinateDecimals)
+      cycle.statesMode = true
+    }
     if valid || gga.altitude != nil {
       cycle.altitude = gga.altitude ?? cycle.altitude
       cycle.geoidSeparation = gga.geoidSeparation ?? cycle.geoidSeparation
@@ -157,7 +226,7 @@ public struct FixAssembler {
     if let date = rmc.date { cycle.date = date }
     let valid = rmc.isValid == true && (rmc.mode?.isValid ?? true)
     if valid {
-      setPosition(rmc.latitude, rmc.longitude)
+      setPosition(rmc.latitude, rmc.longitude, decimals: rmc.coordinateDecimals)
       cycle.speed = rmc.speed ?? cycle.speed
       cycle.course = rmc.course ?? cycle.course
       if let mode = rmc.mode { cycle.modeQuality = FixQuality(mode) }
@@ -171,7 +240,7 @@ public struct FixAssembler {
     guard let time = gll.time else { return false }
     let done = begin(time)
     if gll.isValid != false && (gll.mode?.isValid ?? true) {
-      setPosition(gll.latitude, gll.longitude)
+      setPosition(gll.latitude, gll.longitude, decimals: gll.coordinateDecimals)
       if let mode = gll.mode { cycle.modeQuality = FixQuality(mode) }
     }
     return done
@@ -181,8 +250,9 @@ public struct FixAssembler {
     guard let time = gns.time else { return false }
     let done = begin(time)
     if let mode = gns.mode, mode.isValid {
-      setPosition(gns.latitude, gns.longitude)
+      setPosition(gns.latitude, gns.longitude, decimals: gns.coordinateDecimals)
       cycle.modeQuality = FixQuality(mode)
+      cycle.statesMode = true
       cycle.altitude = gns.altitude ?? cycle.altitude
       cycle.geoidSeparation = gns.geoidSeparation ?? cycle.geoidSeparation
     }
@@ -205,7 +275,10 @@ public struct FixAssembler {
     guard hasCycle else { return false }
     if !cycle.hasGSA { sky.beginUsed() }
     cycle.hasGSA = true
-    if let mode = gsa.mode { cycle.gsaMode = max(cycle.gsaMode ?? mode, mode) }
+    if let mode = gsa.mode {
+      cycle.gsaMode = max(cycle.gsaMode ?? mode, mode)
+      cycle.statesMode = true
+    }
     cycle.dop.position = gsa.pdop ?? cycle.dop.position
     cycle.dop.horizontal = gsa.hdop ?? cycle.dop.horizontal
     cycle.dop.vertical = gsa.vdop ?? cycle.dop.vertical
@@ -253,6 +326,86 @@ public struct FixAssembler {
     return false
   }
 
+  mutating func apply(_ pubx: PUBX00) -> Bool {
+    guard let time = pubx.time else { return false }
+    let done = begin(time)
+    guard let status = pubx.status, status.hasPosition else { return done }
+    if cycle.latitude == nil { setPosition(pubx.latitude, pubx.longitude, decimals: pubx.coordinateDecimals) }
+    cycle.modeQuality = cycle.modeQuality ?? status.quality
+    cycle.statesMode = true
+    if status.isThreeDimensional {
+      cycle.ellipsoidalAltitude = pubx.ellipsoidalAltitude ?? cycle.ellipsoidalAltitude
+      cycle.climb = pubx.climb ?? cycle.climb
+    }
+    if cycle.speed == nil, let speed = pubx.speed {
+      cycle.speed = speed
+      cycle.course = pubx.course ?? cycle.course
+    }
+    cycle.dop.horizontal = cycle.dop.horizontal ?? pubx.hdop
+    cycle.dop.vertical = cycle.dop.vertical ?? pubx.vdop
+    cycle.satellitesUsed = cycle.satellitesUsed ?? pubx.satellitesUsed
+    cycle.differentialAge = cycle.differentialAge ?? pubx.differentialAge
+    if let horizontal = pubx.horizontalAccuracy {
+      offer(ReceiverEstimate(horizontal: horizontal, vertical: pubx.verticalAccuracy, source: .ubloxPUBX))
+    }
+    return done
+  }
+
+  mutating func apply(_ pos: PASHRPOS) -> Bool {
+    guard let time = pos.time else { return false }
+    let done = begin(time)
+    guard let quality = pos.quality else { return done }
+    if cycle.latitude == nil { setPosition(pos.latitude, pos.longitude, decimals: pos.coordinateDecimals) }
+    cycle.modeQuality = cycle.modeQuality ?? quality
+    cycle.statesMode = true
+    cycle.ellipsoidalAltitude = pos.ellipsoidalAltitude ?? cycle.ellipsoidalAltitude
+    if cycle.speed == nil, let speed = pos.speed {
+      cycle.speed = speed
+      cycle.course = pos.course ?? cycle.course
+    }
+    cycle.dop.position = cycle.dop.position ?? pos.pdop
+    cycle.dop.horizontal = cycle.dop.horizontal ?? pos.hdop
+    cycle.dop.vertical = cycle.dop.vertical ?? pos.vdop
+    cycle.satellitesUsed = cycle.satellitesUsed ?? pos.satellitesUsed
+    return done
+  }
+
+  mutating func apply(_ pgrme: PGRME) -> Bool {
+    guard hasCycle, let horizontal = pgrme.horizontalError else { return false }
+    offer(
+      ReceiverEstimate(
+        horizontal: horizontal / PGRME.sigmas, vertical: pgrme.verticalError.map { $0 / PGRME.sigmas },
+        source: .garminPGRME))
+    return false
+  }
+
+  mutating func apply(_ pgrmz: PGRMZ) -> Bool {
+    guard hasCycle else { return false }
+    if let dimension = pgrmz.dimension, dimension >= 2 {
+      cycle.statesMode = true
+      cycle.garminAltitude = dimension == 3 ? pgrmz.altitude ?? cycle.garminAltitude : cycle.garminAltitude
+    }
+    return false
+  }
+
+  mutating func apply(_ epe: PSRFEPE) -> Bool {
+    guard let time = epe.time, epe.isValid == true, let horizontal = epe.horizontalError else { return false }
+    let estimate = ReceiverEstimate(horizontal: horizontal, vertical: epe.verticalError, source: .sirfPSRFEPE)
+    if hasCycle && cycle.time == time {
+      offer(estimate)
+    } else {
+      pendingEstimate = (time, estimate)
+      keptForAnotherCycle = true
+    }
+    return false
+  }
+
+  /// Keeps a receiver's estimate unless the cycle has one of higher precedence.
+  private mutating func offer(_ estimate: ReceiverEstimate) {
+    if let current = cycle.estimate, current.rank < estimate.rank { return }
+    cycle.estimate = estimate
+  }
+
   mutating func apply(_ hdt: HDT) -> Bool {
     guard hasCycle else { return false }
     cycle.heading = hdt.heading ?? cycle.heading
@@ -285,13 +438,18 @@ public struct FixAssembler {
       if pendingTime == time { cycle.errorStatistics = statistics }
       pendingErrors = nil
     }
+    if let (pendingTime, estimate) = pendingEstimate {
+      if pendingTime == time { cycle.estimate = estimate }
+      pendingEstimate = nil
+    }
     return done
   }
 
-  private mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
+  private mutating func setPosition(_ latitude: Double?, _ longitude: Double?, decimals: Int?) {
     guard let latitude, let longitude else { return }
     cycle.latitude = latitude
     cycle.longitude = longitude
+    cycle.coordinateDecimals = decimals
   }
 
   private mutating func makeFix(_ cycle: Cycle) -> Fix {
@@ -303,15 +461,6 @@ public struct FixAssembler {
       fix.quality = cycle.modeQuality
     }
     fix.navigationalStatus = cycle.navigationalStatus
-    if let latitude = cycle.latitude, let longitude = cycle.longitude {
-      fix.latitude = latitude
-      fix.longitude = longitude
-      fix.mode = cycle.altitude != nil || cycle.gsaMode == .threeD ? .threeD : .twoD
-      fix.speed = cycle.speed
-      fix.course = cycle.course
-    }
-    fix.altitudeMSL = cycle.altitude
-    fix.geoidSeparation = cycle.geoidSeparation
     fix.magneticVariation = cycle.magneticVariation
     fix.heading = cycle.heading
     fix.dop = cycle.dop
@@ -319,33 +468,141 @@ public struct FixAssembler {
     fix.errorStatistics = cycle.errorStatistics
     fix.differentialAge = cycle.differentialAge
     fix.differentialStation = cycle.differentialStation
-
     fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA)
+    setHeights(of: &fix, cycle)
 
-    if fix.hasPosition {
-      if let statistics = cycle.errorStatistics, let latitude = statistics.latitude,
-        let longitude = statistics.longitude
-      {
-        fix.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot()
-        fix.verticalAccuracy = fix.mode == .threeD ? statistics.altitude : nil
-        fix.accuracySource = .receiverStatistics
-      } else if let hdop = cycle.dop.horizontal, hdop > 0 {
-        let rangeError = UserEquivalentRangeError.metres(for: fix.quality)
-        fix.horizontalAccuracy = hdop * rangeError
-        if fix.mode == .threeD, let vdop = cycle.dop.vertical, vdop > 0 {
-          fix.verticalAccuracy = vdop * rangeError
-        }
-        fix.accuracySource = .dilutionOfPrecision
-      }
-      if let previous, previous.hasPosition, let before = previous.altitudeMSL,
-        let after = fix.altitudeMSL, fix.mode == .threeD, previous.mode == .threeD,
-        let then = previous.time, let now = fix.time
-      {
-        let seconds = now.seconds(since: then)
-        if seconds > 0 && seconds <= 60 { fix.climb = (after - before) / seconds }
-      }
-      previous = fix
+    guard let latitude = cycle.latitude, let longitude = cycle.longitude else { return fix }
+    fix.latitude = latitude
+    fix.longitude = longitude
+    let hasAltitude = fix.altitudeMSL != nil || fix.altitudeHAE != nil
+    if hasAltitude || cycle.gsaMode == .threeD {
+      fix.mode = .threeD
+    } else if cycle.statesMode {
+      fix.mode = .twoD
+    } else if let statedMode, cycleCount - statedMode.cycle <= Self.modeCarryCycles {
+      fix.mode = statedMode.mode
+    } else {
+      fix.mode = .twoD
     }
+    if cycle.statesMode { statedMode = (fix.mode, cycleCount) }
+    fix.speed = cycle.speed
+    fix.course = cycle.course
+    if cycle.speed != nil || cycle.course != nil { fix.speedSource = .receiver }
+    setAccuracy(of: &fix, cycle)
+    if let previous, previous.hasPosition {
+      let seconds = Self.seconds(from: previous, to: fix)
+      if let seconds, seconds > 0, seconds <= 60, fix.mode == .threeD, previous.mode == .threeD {
+        if let climb = cycle.climb {
+          fix.climb = climb
+        } else if let before = previous.altitudeMSL, let after = fix.altitudeMSL {
+          fix.climb = (after - before) / seconds
+        }
+      }
+      if fix.speed == nil, let seconds, seconds > 0, seconds <= Self.derivationInterval {
+        derive(&fix, from: previous, seconds: seconds)
+      }
+    } else if fix.mode == .threeD {
+      fix.climb = cycle.climb
+    }
+    previous = fix
     return fix
+  }
+
+  /// The seconds from one fix to the next: by their full times when both have one,
+  /// otherwise by their times of day (across midnight at most once).
+  private static func seconds(from earlier: Fix, to later: Fix) -> Double? {
+    if let then = earlier.time, let now = later.time { return now.seconds(since: then) }
+    var microseconds = later.timeOfDay.microseconds - earlier.timeOfDay.microseconds
+    if microseconds < 0 { microseconds += 86_400_000_000 }
+    return Double(microseconds) / 1e6
+  }
+
+  /// Altitude above mean sea level, geoid separation and ellipsoidal height, in the order
+  /// of precedence the type's documentation gives.
+  private func setHeights(of fix: inout Fix, _ cycle: Cycle) {
+    var altitude = cycle.altitude
+    var separation = cycle.geoidSeparation
+    var ellipsoidal: Double?
+    if altitude == nil {
+      ellipsoidal = cycle.ellipsoidalAltitude
+      if ellipsoidal == nil { altitude = cycle.garminAltitude }
+    } else if separation == nil, let height = cycle.ellipsoidalAltitude, let altitude {
+      separation = height - altitude
+    }
+    var source: GeoidSource? = separation == nil ? nil : .receiver
+    if let geoid, let latitude = cycle.latitude, let longitude = cycle.longitude,
+      altitude != nil || ellipsoidal != nil,
+      separation == nil || separation == 0,
+      let model = geoid.separation(latitude: latitude, longitude: longitude)
+    {
+      if separation == nil {
+        separation = model
+        source = .egm96
+        if altitude == nil, let ellipsoidal { altitude = ellipsoidal - model }
+      } else if abs(model) >= Self.ellipsoidalAltitudeEvidence, let height = altitude {
+        // A separation of exactly 0: a receiver without a geoid model, whose altitude
+        // is the ellipsoidal height.
+        ellipsoidal = height
+        altitude = height - model
+        separation = model
+        source = .egm96
+      }
+    }
+    if ellipsoidal == nil, let altitude, let separation { ellipsoidal = altitude + separation }
+    fix.altitudeMSL = altitude
+    fix.geoidSeparation = separation
+    fix.geoidSource = separation == nil ? nil : source
+    fix.altitudeHAE = ellipsoidal
+  }
+
+  /// The accuracy from the best source the cycle has, at least the coordinates' resolution.
+  private func setAccuracy(of fix: inout Fix, _ cycle: Cycle) {
+    if let statistics = cycle.errorStatistics, let latitude = statistics.latitude,
+      let longitude = statistics.longitude
+    {
+      fix.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot()
+      fix.verticalAccuracy = fix.mode == .threeD ? statistics.altitude : nil
+      fix.accuracySource = .receiverStatistics
+    } else if let estimate = cycle.estimate {
+      fix.horizontalAccuracy = estimate.horizontal
+      fix.verticalAccuracy = fix.mode == .threeD ? estimate.vertical : nil
+      fix.accuracySource = estimate.source
+    } else if let hdop = cycle.dop.horizontal, hdop > 0 {
+      let rangeError = UserEquivalentRangeError.metres(for: fix.quality)
+      fix.horizontalAccuracy = hdop * rangeError
+      if fix.mode == .threeD, let vdop = cycle.dop.vertical, vdop > 0 {
+        fix.verticalAccuracy = vdop * rangeError
+      }
+      fix.accuracySource = .dilutionOfPrecision
+    }
+    if let accuracy = fix.horizontalAccuracy, let decimals = cycle.coordinateDecimals, let latitude = fix.latitude {
+      let bound = CoordinateResolution.horizontalBound(decimals: decimals, latitude: latitude)
+      if bound > accuracy {
+        fix.horizontalAccuracy = bound
+        fix.accuracySource = .coordinateResolution
+      }
+    }
+  }
+
+  /// Speed, and course when the distance is clear of the positions' noise, from the
+  /// previous fix's position to this one's.
+  private func derive(_ fix: inout Fix, from previous: Fix, seconds: Double) {
+    guard let latitude = fix.latitude, let longitude = fix.longitude, let earlierLatitude = previous.latitude,
+      let earlierLongitude = previous.longitude
+    else { return }
+    let line = Geodesic.wgs84.inverse(
+      latitude1: earlierLatitude, longitude1: earlierLongitude, latitude2: latitude, longitude2: longitude)
+    let speed = line.distance / seconds
+    // Faster than anything a receiver tracks on Earth: a position jump, not a speed.
+    guard speed < 10_000 else { return }
+    fix.speed = speed
+    fix.speedSource = .positions
+    if fix.course == nil, let accuracy = fix.horizontalAccuracy, let earlierAccuracy = previous.horizontalAccuracy,
+      line.distance > 2 * (accuracy * accuracy + earlierAccuracy * earlierAccuracy).squareRoot()
+    {
+      var course = line.finalAzimuth.truncatingRemainder(dividingBy: 360)
+      if course < 0 { course += 360 }
+      fix.course = course
+    }
   }
 }

@@ -21,12 +21,16 @@ public struct GGA: Sendable, Equatable {
   public var differentialAge: Double?
   public var differentialStation: Int?
 
+  /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).
+  public var coordinateDecimals: Int?
+
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 6, name: "quality")
     self.talker = talker
     time = try fields.time(0)
     latitude = try fields.latitude(1)
     longitude = try fields.longitude(3)
+    coordinateDecimals = fields.coordinateDecimals(1, 3)
     quality = try fields.integer(5, "quality", in: 0...8).flatMap(FixQuality.init(rawValue:))
     satellitesUsed = try fields.integer(6, "satellites used", in: 0...255)
     hdop = try fields.decimal(7, "HDOP", in: 0...100_000)

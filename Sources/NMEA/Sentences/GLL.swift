@@ -14,11 +14,15 @@ public struct GLL: Sendable, Equatable {
   public var isValid: Bool?
   public var mode: FAAMode?
 
+  /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).
+  public var coordinateDecimals: Int?
+
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 4, name: "longitude hemisphere")
     self.talker = talker
     latitude = try fields.latitude(0)
     longitude = try fields.longitude(2)
+    coordinateDecimals = fields.coordinateDecimals(0, 2)
     time = try fields.time(4)
     isValid = try fields.character(5, "status", oneOf: "AV").map { $0 == UInt8(ascii: "A") }
     mode = try fields.character(6, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))

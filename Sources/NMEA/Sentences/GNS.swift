@@ -22,12 +22,16 @@ public struct GNS: Sendable, Equatable {
   public var differentialStation: Int?
   public var navigationalStatus: NavigationalStatus?
 
+  /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).
+  public var coordinateDecimals: Int?
+
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 6, name: "mode")
     self.talker = talker
     time = try fields.time(0)
     latitude = try fields.latitude(1)
     longitude = try fields.longitude(3)
+    coordinateDecimals = fields.coordinateDecimals(1, 3)
     mode = try Self.bestMode(fields.raw(5))
     satellitesUsed = try fields.integer(6, "satellites used", in: 0...255)
     hdop = try fields.decimal(7, "HDOP", in: 0...100_000)

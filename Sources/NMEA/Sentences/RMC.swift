@@ -23,6 +23,9 @@ public struct RMC: Sendable, Equatable {
   public var mode: FAAMode?
   public var navigationalStatus: NavigationalStatus?
 
+  /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).
+  public var coordinateDecimals: Int?
+
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 9, name: "date")
     self.talker = talker
@@ -30,6 +33,7 @@ public struct RMC: Sendable, Equatable {
     isValid = try fields.character(1, "status", oneOf: "AV").map { $0 == UInt8(ascii: "A") }
     latitude = try fields.latitude(2)
     longitude = try fields.longitude(4)
+    coordinateDecimals = fields.coordinateDecimals(2, 4)
     speed = try fields.decimal(6, "speed", in: 0...100_000).map { $0 * knot }
     course = try fields.decimal(7, "course", in: -360...360)
     date = try fields.date(8)

@@ -18,17 +18,23 @@ public enum Sentence: Sendable, Equatable {
   case txt(TXT)
   case dtm(DTM)
   case gbs(GBS)
+  case pgrme(PGRME)
+  case pgrmz(PGRMZ)
+  case psrfepe(PSRFEPE)
+  case pubx00(PUBX00)
+  case pashrPOS(PASHRPOS)
   /// A well-framed sentence of a type not decoded here, by address.
   case other(SentenceAddress)
 
   /// The kinds of sentence this decoder understands, for counting.
   public enum Kind: Int, CaseIterable, Sendable, CustomStringConvertible {
     case gga, rmc, gll, gns, vtg, gsa, gsv, gst, zda, hdt, txt, dtm, gbs
+    case pgrme, pgrmz, psrfepe, pubx00, pashrPOS
 
     /// The kind of a three-letter type packed as `UInt32` (`"GGA"` → 0x474741).
     @inline(__always)
     init?(type: UInt32) {
-      // A linear scan of thirteen integers: cheaper than hashing, and the list of kinds
+      // A linear scan of eighteen integers: cheaper than hashing, and the list of kinds
       // stays in one place (``visit(_:)``).
       let index = Self.packedTypes.withUnsafeBufferPointer { types in
         var index = 0
@@ -38,10 +44,34 @@ public enum Sentence: Sendable, Equatable {
       self.init(rawValue: index)
     }
 
-    /// Every kind's packed type, in the order of the raw values.
+    /// Every kind's packed type, in the order of the raw values; 0, which no type packs
+    /// to, for the proprietary kinds, which ``init(proprietary:_:)`` finds.
     private static let packedTypes: [UInt32] = allCases.map { kind in
       let name = Array(kind.description.utf8)
+      guard name.count == 3 else { return 0 }
       return UInt32(name[0]) << 16 | UInt32(name[1]) << 8 | UInt32(name[2])
+    }
+
+    /// The kind of a proprietary sentence (`$P…`) decoded here, by its address and, for
+    /// the vendors that put the message type in the first field, that field; `nil` for
+    /// the others.
+    init?(proprietary address: UnsafeBufferPointer<UInt8>, _ fields: FieldReader) {
+      func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        text.withUTF8Buffer { $0.elementsEqual(bytes) }
+      }
+      if equals(address, "PGRME") {
+        self = .pgrme
+      } else if equals(address, "PGRMZ") {
+        self = .pgrmz
+      } else if equals(address, "PSRFEPE") {
+        self = .psrfepe
+      } else if equals(address, "PUBX"), equals(fields.raw(0), "00") {
+        self = .pubx00
+      } else if equals(address, "PASHR"), equals(fields.raw(0), "POS") {
+        self = .pashrPOS
+      } else {
+        return nil
+      }
     }
 
     /// The three-letter type.
@@ -70,6 +100,11 @@ public enum Sentence: Sendable, Equatable {
       case .txt: try visitor.visit(TXT.self)
       case .dtm: try visitor.visit(DTM.self)
       case .gbs: try visitor.visit(GBS.self)
+      case .pgrme: try visitor.visit(PGRME.self)
+      case .pgrmz: try visitor.visit(PGRMZ.self)
+      case .psrfepe: try visitor.visit(PSRFEPE.self)
+      case .pubx00: try visitor.visit(PUBX00.self)
+      case .pashrPOS: try visitor.visit(PASHRPOS.self)
       }
     }
 
@@ -106,13 +141,18 @@ public enum Sentence: Sendable, Equatable {
     }
   }
 
-  /// The kind and talker of a sentence decoded here; `nil` for the others (proprietary,
-  /// AIS, unknown types), which pass through as ``other(_:)``.
+  /// The kind and talker of a sentence decoded here; `nil` for the others (AIS, unknown
+  /// types and vendors), which pass through as ``other(_:)``. A proprietary sentence's
+  /// talker is `P` and its vendor's first letter.
   @inline(__always)
   static func classify(_ framed: FramedSentence, _ fields: FieldReader) -> (Kind, Talker)? {
     let address = fields.address
-    guard framed.bytes[0] == UInt8(ascii: "$"), address.count == 5,
-      address[0] != UInt8(ascii: "P"),
+    guard framed.bytes[0] == UInt8(ascii: "$"), address.count >= 4 else { return nil }
+    if address[0] == UInt8(ascii: "P") {
+      guard let kind = Kind(proprietary: address, fields) else { return nil }
+      return (kind, Talker(address[0], address[1]))
+    }
+    guard address.count == 5,
       let kind = Kind(type: UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4]))
     else { return nil }
     return (kind, Talker(address[0], address[1]))
@@ -161,6 +201,11 @@ public enum Sentence: Sendable, Equatable {
     case .txt(let sentence): visitor.visit(sentence)
     case .dtm(let sentence): visitor.visit(sentence)
     case .gbs(let sentence): visitor.visit(sentence)
+    case .pgrme(let sentence): visitor.visit(sentence)
+    case .pgrmz(let sentence): visitor.visit(sentence)
+    case .psrfepe(let sentence): visitor.visit(sentence)
+    case .pubx00(let sentence): visitor.visit(sentence)
+    case .pashrPOS(let sentence): visitor.visit(sentence)
     case .other: nil
     }
   }

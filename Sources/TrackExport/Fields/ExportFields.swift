@@ -55,6 +55,11 @@ public struct ExportField: Sendable {
     // Last, so that the columns before it keep their places: the gpsd device (gpsd's
     // `device`), whose track the row is part of; empty for other sources.
     ExportField(name: "device") { $0.location.device.map { .text($0) } ?? .missing },
+    // After it, for the same reason: whether speed and course were measured (`receiver`)
+    // or derived from positions (`positions`), and where the geoid separation came from
+    // (`receiver`, `EGM96`).
+    ExportField(name: "speedSource") { $0.location.speedSource.map { .text($0.description) } ?? .missing },
+    ExportField(name: "geoidSource") { $0.location.geoidSource.map { .text($0.description) } ?? .missing },
   ]
 
   /// A number of the location, `missing` when unknown or not finite.

@@ -62,7 +62,8 @@ public struct TrackSummary {
       if firstLocation == nil { firstLocation = location }
       lastLocation = location
     }
-    if let speed = fix.speed {
+    // Measured speeds only: one derived from positions is as noisy as they are.
+    if fix.speedSource == .receiver, let speed = fix.speed {
       maximumSpeed = max(maximumSpeed ?? speed, speed)
       speedSum += speed
       speedCount += 1

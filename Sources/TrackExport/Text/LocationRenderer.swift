@@ -26,9 +26,11 @@ public enum LocationRenderer {
     value(location.altitude, 1, " m", into: &line)
     line.append(" vacc ")
     value(location.verticalAccuracy, 1, " m", into: &line)
-    line.append(" speed ")
+    // `~`: derived from positions, not measured by the receiver.
+    let derived = location.speedSource == .positions
+    line.append(derived && location.speed != nil ? " speed ~" : " speed ")
     value(location.speed, 2, " m/s", into: &line)
-    line.append(" course ")
+    line.append(derived && location.course != nil ? " course ~" : " course ")
     value(location.course, 1, "°", into: &line)
     line.append(" distance ")
     line.append(odometer.distance, decimals: 1)
@@ -61,8 +63,11 @@ public enum LocationRenderer {
     number(",\"altHAE\":", location.ellipsoidalAltitude, 4, into: &line)
     number(",\"altMSL\":", location.altitude, 4, into: &line)
     number(",\"geoidSep\":", location.geoidSeparation, 3, into: &line)
+    // Marked only when modelled or derived: absent, they are the receiver's.
+    if location.geoidSeparation != nil, location.geoidSource == .egm96 { line.append(",\"geoidSource\":\"EGM96\"") }
     number(",\"speed\":", location.speed, 3, into: &line)
     number(",\"track\":", location.course, 4, into: &line)
+    if location.speed != nil, location.speedSource == .positions { line.append(",\"speedSource\":\"positions\"") }
     number(",\"climb\":", location.climb, 3, into: &line)
     number(",\"magvar\":", location.magneticVariation, 1, into: &line)
     number(",\"eph\":", location.horizontalAccuracy, 3, into: &line)

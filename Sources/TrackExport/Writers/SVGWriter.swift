@@ -373,7 +373,6 @@ public struct SVGMap {
     output.append("\">End</text>\n")
   }
 
-
   /// The ramp's colour at `fraction` (0 slowest, 1 fastest), as `#rrggbb`.
   public static func rampColour(_ fraction: Double) -> String {
     let position = max(0, min(1, fraction)) * Double(ramp.count - 1)

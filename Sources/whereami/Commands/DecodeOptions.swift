@@ -1,3 +1,5 @@
+import Foundation
+import Geodesy
 import NMEA
 
 /// Options shared by every command that decodes NMEA.
@@ -11,8 +13,11 @@ enum DecodeOptions {
       help: "Date of the first fix, for logs with no RMC/ZDA date (a '# Date:' comment in the log is used otherwise)."),
   ]
 
-  static func decoderOptions(_ arguments: ParsedArguments, command: String) throws(CommandError) -> NMEADecoder.Options
-  {
+  /// The decoder's options; `decodes` is false for a source that gives fixes already
+  /// decoded (gpsd), which needs no geoid model.
+  static func decoderOptions(
+    _ arguments: ParsedArguments, command: String, decodes: Bool = true
+  ) throws(CommandError) -> NMEADecoder.Options {
     var options = NMEADecoder.Options(requiresChecksum: arguments.has("strict"))
     if let text = arguments.value("date") {
       guard let date = CalendarDate(iso8601: text) else {
@@ -20,6 +25,31 @@ enum DecodeOptions {
       }
       options.date = date
     }
+    options.geoid = decodes ? geoid(command: command) : nil
     return options
+  }
+
+  /// The environment variable that names another GTX geoid grid, or `none` for none.
+  static let geoidVariable = "WHEREAMI_GEOID_GRID"
+
+  /// The geoid model for receivers that send no separation: EGM96 from Debian's
+  /// `proj-data`, or the grid ``geoidVariable`` names. When it cannot be read, standard
+  /// error says so once and heights stay as the receiver gave them.
+  static func geoid(command: String) -> GeoidGrid? {
+    let result: Result<GeoidGrid, GeoidGridError>
+    switch ProcessInfo.processInfo.environment[geoidVariable] {
+    case "none": return nil
+    case let path? where !path.isEmpty:
+      result = Result { () throws(GeoidGridError) -> GeoidGrid in try GeoidGrid(gtxPath: path, name: "EGM96") }
+    default: result = GeoidGrid.installedEGM96
+    }
+    switch result {
+    case .success(let grid): return grid
+    case .failure(let error):
+      printError(
+        "whereami \(command): no geoid model (\(error); Debian's proj-data has it): ellipsoidal heights "
+          + "only where the receiver sends its geoid separation")
+      return nil
+    }
   }
 }

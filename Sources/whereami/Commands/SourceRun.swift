@@ -59,7 +59,8 @@ final class SourceRun: @unchecked Sendable {
     self.address = address
     queue = DispatchQueue(label: label)
     var options = SourceAddress.SourceOptions()
-    options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command)
+    let decodes = if case .gpsd = address { false } else { true }
+    options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command, decodes: decodes)
     options.nmea.replaySpeed = replaySpeed
     if let baud = arguments.value("baud") {
       guard let rate = Int(baud) else {

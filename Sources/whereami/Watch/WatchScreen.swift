@@ -191,14 +191,21 @@ enum WatchScreen {
       altitude = WatchFormat.length(metres, units) + " MSL"
       if let vertical = location?.verticalAccuracy { altitude += " " + plusMinus(vertical) }
     }
+    // Values the receiver did not send: `~` before a speed or course from positions, the
+    // model's name after an ellipsoidal height built on it.
+    func derived(_ text: String, _ value: Double?) -> String {
+      value != nil && location?.speedSource == .positions ? "~" + text : text
+    }
+    var ellipsoidal = WatchFormat.length(location?.ellipsoidalAltitude, units)
+    if location?.ellipsoidalAltitude != nil, location?.geoidSource == .egm96 { ellipsoidal += " (EGM96 geoid)" }
     let odometer = model.odometer
     let hasTrack = model.fixCount > 0
     return [
       line("Latitude", location.map { WatchFormat.latitude($0.latitude, coordinates) } ?? unknown),
       line("Longitude", location.map { WatchFormat.longitude($0.longitude, coordinates) } ?? unknown),
       line("Accuracy", accuracy),
-      line("Speed", WatchFormat.speed(location?.speed, units)),
-      line("Course", WatchFormat.course(location?.course)),
+      line("Speed", derived(WatchFormat.speed(location?.speed, units), location?.speed)),
+      line("Course", derived(WatchFormat.course(location?.course), location?.course)),
       line("Distance", hasTrack ? WatchFormat.distance(odometer.distance, units) : unknown),
       line("From start", hasTrack ? WatchFormat.distance(odometer.displacement, units) : unknown),
       line("Motion", motionText(model)),
@@ -207,7 +214,7 @@ enum WatchScreen {
       line("UTC", utcText(location, sky: model.sky)),
       line("Local", localText(location, model.localZone)),
       line("Altitude", altitude),
-      line("Ellipsoidal", WatchFormat.length(location?.ellipsoidalAltitude, units)),
+      line("Ellipsoidal", ellipsoidal),
       line("Climb", WatchFormat.climb(location?.climb, units)),
       line("DOP", dopText(location?.dop)),
     ]
