@@ -22,8 +22,9 @@ public enum AccuracySource: Sendable, Equatable, CustomStringConvertible {
   /// rounding of the latitude and longitude it printed allows (see
   /// ``CoordinateResolution``).
   case coordinateResolution
-  /// gpsd's own estimates (`eph`, `epv`), passed on as gpsd gives them: gpsd states no
-  /// confidence level for them (for NMEA receivers they are about twice a 1-sigma value).
+  /// gpsd's own estimates (`eph`, `epv`), passed on as gpsd gives them, only when gpsd
+  /// sends neither a GST nor DOPs for the fix: gpsd states no confidence level for them
+  /// (for NMEA receivers they are about twice a 1-sigma value).
   case gpsd
 
   public var description: String {

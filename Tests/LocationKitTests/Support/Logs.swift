@@ -23,9 +23,17 @@ func cycle(_ second: Int, metresNorth: Double = 0, hdop: Double = 1.0, valid: Bo
     + sentence("$GPRMC,\(time),A,\(latitude),N,01324.000000,E,\(String(format: "%.3f", speedKnots)),,150624,,,A")
 }
 
+/// This test process's directory of temporary logs, removed when the process exits.
+let temporaryLogDirectory: String = {
+  let path = NSTemporaryDirectory() + "whereami-tests-\(getpid())"
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "whereami-tests-\(getpid())") }
+  return path
+}()
+
 /// Writes `text` to a temporary file and returns its path.
 func temporaryLog(_ text: String, name: String = #function) throws -> String {
-  let path = NSTemporaryDirectory() + "whereami-\(getpid())-\(name.filter(\.isLetter)).nmea"
+  let path = temporaryLogDirectory + "/\(name.filter(\.isLetter)).nmea"
   try Data(text.utf8).write(to: URL(fileURLWithPath: path))
   return path
 }
