@@ -101,6 +101,7 @@ import Testing
       case .movement(let movement): movement.state.description
       case .setAside(_, let reason): reason.description
       case .sky: "sky"
+      case .heading: "heading"
       }
     }
     #expect(kinds == ["update", "update", "location unknown", "update", "update", "source ended"])
@@ -398,7 +399,7 @@ import Testing
       case .failure(let error): seen.append(error.kind)
       case .movement(let movement): seen.append(movement.state.description)
       case .setAside(_, let reason): seen.append(reason.description)
-      case .sky: break
+      case .sky, .heading: break
       }
     }
     #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])

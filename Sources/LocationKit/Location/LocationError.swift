@@ -13,6 +13,9 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     /// No position right now: no fix yet, fix lost, or no data for a while. Transient:
     /// updates resume by themselves.
     case locationUnknown
+    /// No heading right now: a heading sensor that was sending has stopped. Transient, and
+    /// location updates go on; heading updates resume by themselves.
+    case headingUnknown
     /// The source does not exist (no such file or device, unknown host).
     case sourceNotFound
     /// A network source refused or did not answer; retried with backoff.
@@ -41,7 +44,7 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     self.message = message
     switch code {
     case .denied, .sourceEnded, .sourceNotFound, .invalidSource: isFinal = true
-    case .locationUnknown, .cannotConnect: isFinal = false
+    case .locationUnknown, .headingUnknown, .cannotConnect: isFinal = false
     case .readError: isFinal = final ?? false
     }
   }
@@ -51,6 +54,7 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     switch code {
     case .denied: "denied"
     case .locationUnknown: "location unknown"
+    case .headingUnknown: "heading unknown"
     case .sourceNotFound: "source not found"
     case .cannotConnect: "cannot connect"
     case .sourceEnded: "source ended"

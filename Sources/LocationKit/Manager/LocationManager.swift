@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NMEA
 
 /// Delivers locations from a source to a delegate, in the style of Core Location's
 /// `CLLocationManager`.
@@ -47,6 +48,16 @@ public final class LocationManager: Sendable {
     /// look was.
     var bytesAtLastEvent = 0
     var lastWatchdogLook = 0.0
+    /// What the running source is for: locations, headings, or both.
+    var wantsLocation = false
+    var wantsHeading = false
+    var headingFilter = 1.0
+    var heading: Heading?
+    /// When the last heading came (monotonic seconds), the average interval between
+    /// headings, and whether their stop has been reported.
+    var lastHeadingAt: Double?
+    var headingInterval: Double?
+    var headingUnknownReported = false
   }
 
   /// Where the locations come from.
@@ -129,6 +140,21 @@ public final class LocationManager: Sendable {
   /// The last location delivered.
   public var location: Location? { state.withLock { $0.location } }
 
+  /// The least change of heading, degrees, worth delivering: a heading closer than this to
+  /// the last delivered one is not delivered. 1° by default, as in Core Location;
+  /// ``HeadingFilter/none`` delivers every reading. Readings without a heading (an attitude
+  /// or a rate of turn alone) are always delivered.
+  public var headingFilter: Double {
+    get { state.withLock { $0.headingFilter } }
+    set { state.withLock { $0.headingFilter = newValue } }
+  }
+
+  /// The last heading delivered.
+  public var heading: Heading? { state.withLock { $0.heading } }
+
+  /// Whether heading updates are on.
+  public var isUpdatingHeading: Bool { state.withLock { $0.running && $0.wantsHeading } }
+
   /// Whether updates are running.
   public var isUpdating: Bool { state.withLock { $0.running } }
 
@@ -153,20 +179,51 @@ public final class LocationManager: Sendable {
 
   /// Starts delivering locations. Does nothing while already running.
   public func startUpdatingLocation() {
+    state.withLock { $0.wantsLocation = true }
     start(oneShot: false, timeout: nil)
+  }
+
+  /// Starts delivering headings (``LocationManagerDelegate/locationManager(_:didUpdateHeading:)``,
+  /// ``LocationEvent/heading(_:)``), apart from locations: the source runs while either is
+  /// on. A heading sensor that stops sending is reported as
+  /// ``LocationError/Code/headingUnknown``, and location updates go on.
+  public func startUpdatingHeading() {
+    state.withLock { $0.wantsHeading = true }
+    start(oneShot: false, timeout: nil)
+  }
+
+  /// Stops heading updates; the source stops too unless location updates run.
+  public func stopUpdatingHeading() {
+    let stopsAll = state.withLock { state in
+      state.wantsHeading = false
+      return !state.wantsLocation
+    }
+    if stopsAll { stopUpdating() }
   }
 
   /// Delivers one location that passes the filters, then stops by itself; reports
   /// ``LocationError/Code/locationUnknown`` and stops if none comes within `timeout`
   /// seconds.
   public func requestLocation(timeout: Double = 10) {
+    state.withLock { $0.wantsLocation = true }
     start(oneShot: true, timeout: timeout)
   }
 
-  /// Stops updates and releases the source (file, device or socket closed, reading thread
-  /// ended). No callback comes after this returns.
+  /// Stops location updates and, unless heading updates run, releases the source (file,
+  /// device or socket closed, reading thread ended). No callback comes after this returns.
   public func stopUpdatingLocation() {
+    let stopsAll = state.withLock { state in
+      state.wantsLocation = false
+      return !state.wantsHeading
+    }
+    if stopsAll { stopUpdating() }
+  }
+
+  /// Stops all updates and releases the source.
+  private func stopUpdating() {
     let (wasRunning, continuations) = state.withLock { state in
+      state.wantsLocation = false
+      state.wantsHeading = false
       let wasRunning = state.running
       Self.markStopped(&state)
       state.generation += 1
@@ -202,6 +259,9 @@ public final class LocationManager: Sendable {
       state.currentPlausibility = FixPlausibility()
       state.lastDevice = ""
       state.recognizers = [:]
+      state.lastHeadingAt = nil
+      state.headingInterval = nil
+      state.headingUnknownReported = false
       return state.generation
     }
     guard let generation else { return }
@@ -221,6 +281,18 @@ public final class LocationManager: Sendable {
       var events: [LocationEvent] = []
       var final = false
       switch event {
+      case .location where !state.wantsLocation, .noFix where !state.wantsLocation:
+        noteCycle(&state, now)
+      case .heading(let heading):
+        Self.noteHeading(&state, now)
+        guard state.wantsHeading else { break }
+        if let direction = heading.direction, let last = state.heading?.direction, state.headingFilter > 0,
+          HeadingMath.difference(direction, last) < state.headingFilter
+        {
+          break
+        }
+        if heading.direction != nil || state.heading == nil { state.heading = heading }
+        events.append(.heading(heading))
       case .location(let location):
         noteCycle(&state, now)
         state.unknownReported = false
@@ -244,7 +316,10 @@ public final class LocationManager: Sendable {
         }
         if let update = Self.filtered(location, &state) {
           events.append(update)
-          final = state.oneShot
+          if state.oneShot {
+            // A requested location ends location updates; heading updates go on.
+            if state.wantsHeading { state.wantsLocation = false } else { final = true }
+          }
         }
         if let movement { events.append(.movement(movement)) }
       case .noFix(let sky):
@@ -289,6 +364,15 @@ public final class LocationManager: Sendable {
     state.running = false
     state.timers.forEach { $0.cancel() }
     state.timers = []
+  }
+
+  private static func noteHeading(_ state: inout State, _ now: Double) {
+    if let last = state.lastHeadingAt {
+      let interval = now - last
+      state.headingInterval = state.headingInterval.map { 0.8 * $0 + 0.2 * interval } ?? interval
+    }
+    state.lastHeadingAt = now
+    state.headingUnknownReported = false
   }
 
   private func noteCycle(_ state: inout State, _ now: Double) {
@@ -349,6 +433,8 @@ public final class LocationManager: Sendable {
         delegate?.locationManager(self, didSetAside: location, because: reason)
       case .sky(let sky):
         delegate?.locationManager(self, didUpdateSky: sky)
+      case .heading(let heading):
+        delegate?.locationManager(self, didUpdateHeading: heading)
       }
       for continuation in continuations { offer(event, to: continuation, generation) }
     }
@@ -403,6 +489,22 @@ public final class LocationManager: Sendable {
         state.silenceReported = true
         state.unknownReported = true
         return (timeout, bytes > state.bytesAtLastEvent)
+      }
+      let headingTimeout: Double? = state.withLock { state in
+        guard state.running, state.generation == generation, state.wantsHeading, !state.headingUnknownReported,
+          state.deliveriesWaiting == 0, let last = state.lastHeadingAt
+        else { return nil }
+        let timeout = max(state.watchdogTimeout, 3 * (state.headingInterval ?? 0))
+        guard SystemClock.monotonic() - last > timeout else { return nil }
+        state.headingUnknownReported = true
+        return timeout
+      }
+      if let headingTimeout {
+        let seconds =
+          headingTimeout.rounded() == headingTimeout
+          ? String(Int(headingTimeout)) : String(format: "%.1f", headingTimeout)
+        deliver(
+          .failure(LocationError(.headingUnknown, "no heading from \(source.name) for \(seconds) s")), generation)
       }
       if let report {
         let timeout = report.timeout

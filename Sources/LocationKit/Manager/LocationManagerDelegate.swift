@@ -16,6 +16,10 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
   /// A reporting cycle without a position: the receiver's time and the satellites it
   /// sees, each cycle until it has a fix.
   func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView)
+  /// A heading or attitude report that passed the ``LocationManager/headingFilter``, while
+  /// heading updates are on (``LocationManager/startUpdatingHeading()``), at the rate the
+  /// sensor sends.
+  func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading)
 }
 
 extension LocationManagerDelegate {
@@ -26,6 +30,7 @@ extension LocationManagerDelegate {
     _ manager: LocationManager, didSetAside location: Location, because reason: ImplausibleFix
   ) {}
   public func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {}
+  public func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {}
 }
 
 /// One thing a location manager reports, for ``LocationManager/updates``.
@@ -40,6 +45,14 @@ public enum LocationEvent: Sendable, Equatable {
   indirect case setAside(Location, ImplausibleFix)
   /// A reporting cycle without a position: time and satellites in view.
   indirect case sky(SkyView)
+  /// A heading or attitude report, while heading updates are on.
+  indirect case heading(Heading)
+}
+
+/// Constants for ``LocationManager/headingFilter``.
+public enum HeadingFilter {
+  /// No filter: every heading reading is delivered.
+  public static let none = -1.0
 }
 
 /// Constants for ``LocationManager/desiredAccuracy``, in metres, as in Core Location.

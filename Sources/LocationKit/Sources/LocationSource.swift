@@ -9,6 +9,8 @@ public enum SourceEvent: Sendable {
   indirect case noFix(SkyView)
   /// Something went wrong; ``LocationError/isFinal`` errors end the source.
   case error(LocationError)
+  /// A heading or attitude report, at the rate the sensor sends.
+  indirect case heading(Heading)
 }
 
 /// Where locations come from: a log file, standard input, a serial receiver, a TCP NMEA

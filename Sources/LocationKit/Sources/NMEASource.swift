@@ -133,6 +133,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       case .rejected(let rejection):
         // Nothing after stop: the rest of the buffer is not reported either.
         if reader.isRunning { options.onRejection?(rejection) }
+      case .heading(let reading):
+        guard !stopped else { return }
+        emit(.heading(Heading(reading)), sink)
       case .sentence:
         break
       }

@@ -169,3 +169,59 @@ extension PASHRPOS: DecodedSentence {
   var wrapped: Sentence { .pashrPOS(self) }
   func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
 }
+
+extension HDG: DecodedSentence {
+  static var kind: Sentence.Kind { .hdg }
+  static var name: StaticString { "HDG" }
+  var wrapped: Sentence { .hdg(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension HDM: DecodedSentence {
+  static var kind: Sentence.Kind { .hdm }
+  static var name: StaticString { "HDM" }
+  var wrapped: Sentence { .hdm(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension THS: DecodedSentence {
+  static var kind: Sentence.Kind { .ths }
+  static var name: StaticString { "THS" }
+  var wrapped: Sentence { .ths(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension ROT: DecodedSentence {
+  static var kind: Sentence.Kind { .rot }
+  static var name: StaticString { "ROT" }
+  var wrapped: Sentence { .rot(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension XDR: DecodedSentence {
+  static var kind: Sentence.Kind { .xdr }
+  static var name: StaticString { "XDR" }
+  var wrapped: Sentence { .xdr(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PASHRAttitude: DecodedSentence {
+  static var kind: Sentence.Kind { .pashrAttitude }
+  static var name: StaticString { "PASHR" }
+  var wrapped: Sentence { .pashrAttitude(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PSTI036: DecodedSentence {
+  static var kind: Sentence.Kind { .psti036 }
+  static var name: StaticString { "PSTI,036" }
+  var wrapped: Sentence { .psti036(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}
+
+extension PTNTHTM: DecodedSentence {
+  static var kind: Sentence.Kind { .ptnthtm }
+  static var name: StaticString { "PTNTHTM" }
+  var wrapped: Sentence { .ptnthtm(self) }
+  func apply(to assembler: inout FixAssembler) -> Bool { assembler.apply(self) }
+}

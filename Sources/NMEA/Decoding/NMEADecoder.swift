@@ -25,6 +25,8 @@ public enum DecoderEvent: Sendable {
   case fix(Fix)
   /// A well-framed sentence was decoded (typed, or passed through as `other`).
   case sentence(Sentence, line: Int)
+  /// A heading or attitude report, as the sensor sent it (between fixes, at its own rate).
+  case heading(HeadingReading)
   /// Input was skipped.
   case rejected(Rejection)
 }
@@ -203,6 +205,7 @@ public struct NMEADecoder {
       statistics.count(kind)
     }
     if completed { deliver(assembler.takeCompletedFix(), handle) }
+    if kind.isHeading, let reading = assembler.takeHeadingReading() { handle(.heading(reading)) }
   }
 
   /// Decodes a sentence of a known type and adds it to the assembler's cycle; `true` when

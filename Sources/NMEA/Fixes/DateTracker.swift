@@ -21,6 +21,13 @@ struct DateTracker {
     seed = nil
   }
 
+  /// The timestamp of `time` as ``resolve(_:)`` would give it, without moving the anchor
+  /// (for readings between cycles, such as headings).
+  func timestamp(for time: TimeOfDay) -> Timestamp? {
+    var copy = self
+    return copy.resolve(time)
+  }
+
   /// The timestamp for a cycle at `time`, and the anchor moved to it; `nil` while no date
   /// is known.
   mutating func resolve(_ time: TimeOfDay) -> Timestamp? {

@@ -106,6 +106,12 @@ public struct FixAssembler {
   private var statedMode: (mode: FixMode, cycle: Int)?
   /// The geoid model for receivers that give no separation; `nil` for none.
   public let geoid: GeoidGrid?
+  /// The magnetic model for declinations the receiver does not give; `nil` for none.
+  public let magneticModel: MagneticModel?
+  /// The reading the last heading sentence gave, until the decoder takes it.
+  private var headingReading: HeadingReading?
+  /// The receiver's latest magnetic variation (RMC, HDG), degrees east.
+  private var lastVariation: Double?
   private var sky = SkyTracker()
   /// The fix of a cycle completed by a decoded sentence, until taken.
   private var completedFix: Fix?
@@ -113,8 +119,9 @@ public struct FixAssembler {
   /// Creates an assembler; `date` names the date of the first cycle for logs that carry
   /// none (RMC and ZDA dates take over as soon as they come); `geoid` gives separations
   /// where receivers give none.
-  public init(date: CalendarDate? = nil, geoid: GeoidGrid? = nil) {
+  public init(date: CalendarDate? = nil, geoid: GeoidGrid? = nil, magneticModel: MagneticModel? = .wmm2025) {
     self.geoid = geoid
+    self.magneticModel = magneticModel
     if let date { dates.seed(date) }
   }
 
@@ -152,7 +159,7 @@ public struct FixAssembler {
   @inline(__always)
   mutating func add<Decoded: DecodedSentence>(_ sentence: Decoded) -> Bool {
     let kind: Sentence.Kind? = Decoded.kind
-    if !hasCycle, cycleEnder != nil, kind == .gsa || kind == .vtg || kind == .hdt {
+    if !hasCycle, cycleEnder != nil, kind == .gsa || kind == .vtg {
       // A sentence of the cycle came after the one taken as its end: relearn.
       cycleEnder = nil
       previousCandidate = nil
@@ -166,7 +173,8 @@ public struct FixAssembler {
     // A GST or ZDA for another time (sent ahead of its cycle) does not end this one.
     let keptForLater = keptForAnotherCycle
     keptForAnotherCycle = false
-    if hasCycle, let kind, kind != .gsv, kind != .txt, !keptForLater {
+    // Heading sensors send at their own rate, not as part of the receiver's cycle.
+    if hasCycle, let kind, kind != .gsv, kind != .txt, !kind.isHeading, !keptForLater {
       lastKindInCycle = kind
       if kind == cycleEnder { cycleHasEnded = true }
     }
@@ -407,9 +415,122 @@ public struct FixAssembler {
   }
 
   mutating func apply(_ hdt: HDT) -> Bool {
-    guard hasCycle else { return false }
-    cycle.heading = hdt.heading ?? cycle.heading
+    var reading = HeadingReading(sentence: "HDT")
+    reading.trueHeading = hdt.heading
+    report(reading)
     return false
+  }
+
+  mutating func apply(_ hdg: HDG) -> Bool {
+    var reading = HeadingReading(sentence: "HDG")
+    reading.magneticHeading = hdg.magneticHeading
+    if let variation = hdg.variation { lastVariation = variation }
+    report(reading, variation: hdg.variation)
+    return false
+  }
+
+  mutating func apply(_ hdm: HDM) -> Bool {
+    var reading = HeadingReading(sentence: "HDM")
+    reading.magneticHeading = hdm.heading
+    report(reading)
+    return false
+  }
+
+  mutating func apply(_ ths: THS) -> Bool {
+    var reading = HeadingReading(sentence: "THS")
+    reading.trueHeading = ths.heading
+    report(reading)
+    return false
+  }
+
+  mutating func apply(_ rot: ROT) -> Bool {
+    var reading = HeadingReading(sentence: "ROT")
+    reading.rateOfTurn = rot.rate
+    report(reading)
+    return false
+  }
+
+  mutating func apply(_ xdr: XDR) -> Bool {
+    var reading = HeadingReading(sentence: "XDR")
+    reading.pitch = xdr.pitch
+    reading.roll = xdr.roll
+    report(reading)
+    return false
+  }
+
+  mutating func apply(_ attitude: PASHRAttitude) -> Bool {
+    var reading = HeadingReading(sentence: "PASHR")
+    reading.trueHeading = attitude.heading
+    reading.accuracy = attitude.headingAccuracy
+    reading.roll = attitude.roll
+    reading.pitch = attitude.pitch
+    reading.rollAccuracy = attitude.rollAccuracy
+    reading.pitchAccuracy = attitude.pitchAccuracy
+    reading.heave = attitude.heave
+    report(reading, time: attitude.time)
+    return false
+  }
+
+  mutating func apply(_ psti: PSTI036) -> Bool {
+    var reading = HeadingReading(sentence: "PSTI,036")
+    reading.trueHeading = psti.heading
+    reading.pitch = psti.pitch
+    reading.roll = psti.roll
+    if let date = psti.date, let time = psti.time, !hasCycle || cycle.time != time { dates.observe(date, at: time) }
+    report(reading, time: psti.time)
+    return false
+  }
+
+  mutating func apply(_ compass: PTNTHTM) -> Bool {
+    var reading = HeadingReading(sentence: "PTNTHTM")
+    reading.trueHeading = compass.heading
+    reading.pitch = compass.pitch
+    reading.roll = compass.roll
+    reading.dip = compass.dip
+    report(reading)
+    return false
+  }
+
+  /// The reading of the heading sentence just added, if it carried anything.
+  mutating func takeHeadingReading() -> HeadingReading? { headingReading.take() }
+
+  /// Dates a reading, completes its headings with a declination, and keeps it for the
+  /// decoder; a true heading is also the current cycle's.
+  private mutating func report(_ reading: HeadingReading, time: TimeOfDay? = nil, variation: Double? = nil) {
+    var reading = reading
+    guard reading.hasHeading || reading.rateOfTurn != nil || reading.roll != nil || reading.pitch != nil else {
+      return
+    }
+    reading.timeOfDay = time ?? (hasCycle ? cycle.time : previous?.timeOfDay)
+    reading.time = reading.timeOfDay.flatMap { dates.timestamp(for: $0) }
+    if reading.trueHeading == nil || reading.magneticHeading == nil, reading.hasHeading,
+      let (declination, source) = declination(variation, at: reading.time)
+    {
+      reading.declination = declination
+      reading.declinationSource = source
+      if let magnetic = reading.magneticHeading {
+        reading.trueHeading = HeadingMath.normalized(magnetic + declination)
+      } else if let heading = reading.trueHeading {
+        reading.magneticHeading = HeadingMath.normalized(heading - declination)
+      }
+    }
+    if hasCycle, let heading = reading.trueHeading { cycle.heading = heading }
+    headingReading = reading
+  }
+
+  /// The declination: the sentence's own variation, the receiver's latest, or the
+  /// magnetic model's at the last position on the reading's date.
+  private func declination(_ variation: Double?, at time: Timestamp?) -> (Double, DeclinationSource)? {
+    if let variation { return (variation, .receiver) }
+    if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver) }
+    if let lastVariation { return (lastVariation, .receiver) }
+    guard let magneticModel, let previous, let latitude = previous.latitude, let longitude = previous.longitude,
+      let time = time ?? previous.time
+    else { return nil }
+    let year = 1970 + time.secondsSinceEpoch / (365.2425 * 86400)
+    let declination = magneticModel.declination(
+      latitude: latitude, longitude: longitude, height: previous.altitudeHAE ?? 0, year: year)
+    return (declination, .wmm2025)
   }
 
   /// Completes the current cycle, if any, and returns its fix.
@@ -470,6 +591,7 @@ public struct FixAssembler {
     fix.differentialStation = cycle.differentialStation
     fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA)
     setHeights(of: &fix, cycle)
+    if let variation = cycle.magneticVariation { lastVariation = variation }
 
     guard let latitude = cycle.latitude, let longitude = cycle.longitude else { return fix }
     fix.latitude = latitude

@@ -60,13 +60,15 @@ let knot = 1852.0 / 3600.0
 /// Some receivers (Trimble, Caterpillar) fill the field with 999.9 when they have no
 /// model: a value beyond 180° is their "unknown", and is read as absent rather than
 /// rejecting the position and date the same sentence carries.
-func signedVariation(_ fields: FieldReader, _ index: Int) throws(FieldError) -> Double? {
-  guard let value = try fields.decimal(index, "magnetic variation"), value >= 0 else {
-    if fields.has(index) { throw FieldError(index: index, name: "magnetic variation", problem: .outOfRange) }
+func signedVariation(
+  _ fields: FieldReader, _ index: Int, _ name: String = "magnetic variation"
+) throws(FieldError) -> Double? {
+  guard let value = try fields.decimal(index, name), value >= 0 else {
+    if fields.has(index) { throw FieldError(index: index, name: name, problem: .outOfRange) }
     return nil
   }
   if value > 180 { return nil }
-  switch try fields.character(index + 1, "magnetic variation direction", oneOf: "EW") {
+  switch try fields.character(index + 1, name + " direction", oneOf: "EW") {
   case UInt8(ascii: "W"): return -value
   default: return value
   }

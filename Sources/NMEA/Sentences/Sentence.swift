@@ -23,6 +23,14 @@ public enum Sentence: Sendable, Equatable {
   case psrfepe(PSRFEPE)
   case pubx00(PUBX00)
   case pashrPOS(PASHRPOS)
+  case hdg(HDG)
+  case hdm(HDM)
+  case ths(THS)
+  case rot(ROT)
+  case xdr(XDR)
+  case pashrAttitude(PASHRAttitude)
+  case psti036(PSTI036)
+  case ptnthtm(PTNTHTM)
   /// A well-framed sentence of a type not decoded here, by address.
   case other(SentenceAddress)
 
@@ -30,11 +38,12 @@ public enum Sentence: Sendable, Equatable {
   public enum Kind: Int, CaseIterable, Sendable, CustomStringConvertible {
     case gga, rmc, gll, gns, vtg, gsa, gsv, gst, zda, hdt, txt, dtm, gbs
     case pgrme, pgrmz, psrfepe, pubx00, pashrPOS
+    case hdg, hdm, ths, rot, xdr, pashrAttitude, psti036, ptnthtm
 
     /// The kind of a three-letter type packed as `UInt32` (`"GGA"` → 0x474741).
     @inline(__always)
     init?(type: UInt32) {
-      // A linear scan of eighteen integers: cheaper than hashing, and the list of kinds
+      // A linear scan of two dozen integers: cheaper than hashing, and the list of kinds
       // stays in one place (``visit(_:)``).
       let index = Self.packedTypes.withUnsafeBufferPointer { types in
         var index = 0
@@ -42,6 +51,15 @@ public enum Sentence: Sendable, Equatable {
         return index
       }
       self.init(rawValue: index)
+    }
+
+    /// Whether the kind reports a heading or attitude, at the sensor's own rate rather
+    /// than as part of the receiver's cycle.
+    public var isHeading: Bool {
+      switch self {
+      case .hdt, .hdg, .hdm, .ths, .rot, .xdr, .pashrAttitude, .psti036, .ptnthtm: true
+      default: false
+      }
     }
 
     /// Every kind's packed type, in the order of the raw values; 0, which no type packs
@@ -69,6 +87,12 @@ public enum Sentence: Sendable, Equatable {
         self = .pubx00
       } else if equals(address, "PASHR"), equals(fields.raw(0), "POS") {
         self = .pashrPOS
+      } else if equals(address, "PASHR"), equals(fields.raw(2), "T") {
+        self = .pashrAttitude
+      } else if equals(address, "PSTI"), equals(fields.raw(0), "036") {
+        self = .psti036
+      } else if equals(address, "PTNTHTM") {
+        self = .ptnthtm
       } else {
         return nil
       }
@@ -105,6 +129,14 @@ public enum Sentence: Sendable, Equatable {
       case .psrfepe: try visitor.visit(PSRFEPE.self)
       case .pubx00: try visitor.visit(PUBX00.self)
       case .pashrPOS: try visitor.visit(PASHRPOS.self)
+      case .hdg: try visitor.visit(HDG.self)
+      case .hdm: try visitor.visit(HDM.self)
+      case .ths: try visitor.visit(THS.self)
+      case .rot: try visitor.visit(ROT.self)
+      case .xdr: try visitor.visit(XDR.self)
+      case .pashrAttitude: try visitor.visit(PASHRAttitude.self)
+      case .psti036: try visitor.visit(PSTI036.self)
+      case .ptnthtm: try visitor.visit(PTNTHTM.self)
       }
     }
 
@@ -206,6 +238,14 @@ public enum Sentence: Sendable, Equatable {
     case .psrfepe(let sentence): visitor.visit(sentence)
     case .pubx00(let sentence): visitor.visit(sentence)
     case .pashrPOS(let sentence): visitor.visit(sentence)
+    case .hdg(let sentence): visitor.visit(sentence)
+    case .hdm(let sentence): visitor.visit(sentence)
+    case .ths(let sentence): visitor.visit(sentence)
+    case .rot(let sentence): visitor.visit(sentence)
+    case .xdr(let sentence): visitor.visit(sentence)
+    case .pashrAttitude(let sentence): visitor.visit(sentence)
+    case .psti036(let sentence): visitor.visit(sentence)
+    case .ptnthtm(let sentence): visitor.visit(sentence)
     case .other: nil
     }
   }

@@ -13,19 +13,24 @@ enum Corpus {
 /// Decodes a whole byte array in one go.
 func decodeAll(
   _ bytes: [UInt8], options: NMEADecoder.Options = .init()
-) -> (fixes: [Fix], rejections: [Rejection], sentences: [(Sentence, Int)], statistics: DecoderStatistics) {
+) -> (
+  fixes: [Fix], rejections: [Rejection], sentences: [(Sentence, Int)], statistics: DecoderStatistics,
+  headings: [HeadingReading]
+) {
   var decoder = NMEADecoder(options: options)
   var fixes: [Fix] = []
   var rejections: [Rejection] = []
   var sentences: [(Sentence, Int)] = []
+  var headings: [HeadingReading] = []
   let handle: (DecoderEvent) -> Void = { event in
     switch event {
     case .fix(let fix): fixes.append(fix)
     case .rejected(let rejection): rejections.append(rejection)
     case .sentence(let sentence, let line): sentences.append((sentence, line))
+    case .heading(let reading): headings.append(reading)
     }
   }
   bytes.withUnsafeBytes { decoder.decode($0, handle) }
   decoder.finish(handle)
-  return (fixes, rejections, sentences, decoder.statistics)
+  return (fixes, rejections, sentences, decoder.statistics, headings)
 }
