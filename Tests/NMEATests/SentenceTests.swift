@@ -155,11 +155,11 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(pubx.horizontalAccuracy == 2.1 && pubx.verticalAccuracy == 2.0 && pubx.satellitesUsed == 9)
     #expect(abs(pubx.speed! - 0.007 / 3.6) < 1e-15 && pubx.course == 77.52 && pubx.climb == -0.007)
     #expect(throws: SentenceParseError.self) { try decode("$PUBX,00,081350.00,,,,,,XX,,,,,,,,,,,,") }
-    // Other PUBX messages and PASHR attitude sentences are other vendors' business.
+    // Other PUBX messages are not decoded here; PASHR's attitude form is.
     #expect(try decode("$PUBX,03,00") == .other(SentenceAddress("PUBX")))
     #expect(
-      try decode("$PASHR,085335.000,224.19,T,-01.26,+00.83,+00.00,0.101,0.113,0.267,1,0")
-        == .other(SentenceAddress("PASHR")))
+      try decode("$PASHR,085335.000,224.19,T,-01.26,+00.83,+00.00,0.101,0.113,0.267,1,0").kind == .pashrAttitude,
+      "PASHR's attitude form is a heading sentence")
     let pos = try #require(
       try decode("$PASHR,POS,0,03,183530.00,2037.76012,N,08704.07373,W,058.48,,359.4,000.0,+000.0,2.2,2.2,0.0,1.0,BQ00")
         .payload(as: PASHRPOS.self))
