@@ -21,6 +21,14 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     record(.movement(movement))
   }
 
+  func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+    record(.heading(heading))
+  }
+
+  var headings: [Heading] {
+    events.compactMap { if case .heading(let heading) = $0 { heading } else { nil } }
+  }
+
   var movements: [MovementEvent] {
     events.compactMap { if case .movement(let movement) = $0 { movement } else { nil } }
   }

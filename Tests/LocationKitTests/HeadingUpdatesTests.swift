@@ -1,0 +1,106 @@
+import Foundation
+import NMEA
+import TestSupport
+import Testing
+
+@testable import LocationKit
+
+/// Heading updates: apart from location updates, filtered by ``LocationManager/headingFilter``,
+/// at the sensor's rate, and a sensor that stops is `headingUnknown` while locations go on.
+@Suite(.serialized) struct HeadingUpdatesTests {
+  /// A cycle at `second` with a GGA, an RMC and `headings` HDTs spread after it.
+  private func cycle(_ second: Int, headings: [Double]) -> String {
+    let time = String(format: "12%02d%02d.00", second / 60, second % 60)
+    var text = checksummed("$GPGGA,\(time),5230.000000,N,01320.000000,E,1,08,0.9,35.0,M,40.0,M,,")
+    text += checksummed("$GPRMC,\(time),A,5230.000000,N,01320.000000,E,0.0,,150626,3.0,E,A")
+    for heading in headings { text += checksummed("$HEHDT,\(String(format: "%.1f", heading)),T") }
+    return text
+  }
+
+  private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (
+    LocationManager, Recorder
+  ) {
+    let path = try temporaryLog(text, name: name)
+    let manager = LocationManager(source: NMEASource(.file(path: path), options: .init(replaySpeed: speed)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    return (manager, recorder)
+  }
+
+  @Test func headingUpdatesComeApartFromLocationsAndPassTheFilter() throws {
+    // Ten readings a second, turning 0.4° each: the default 1° filter passes every third.
+    let text = (0..<3).map { second in
+      cycle(second, headings: (0..<10).map { HeadingMath.normalized(350 + Double(second * 10 + $0) * 0.4) })
+    }.joined()
+    let (manager, recorder) = try manager(text)
+    manager.startUpdatingHeading()
+    #expect(recorder.waitForError(.sourceEnded))
+    #expect(recorder.locations.isEmpty, "heading updates alone deliver no locations")
+    let headings = recorder.headings
+    let directions = headings.compactMap(\.trueHeading)
+    #expect(directions.count == headings.count && directions.count >= 9 && directions.count <= 11)
+    for (earlier, later) in zip(directions, directions.dropFirst()) {
+      #expect(HeadingMath.difference(earlier, later) >= 1 - 1e-9, "\(earlier)° then \(later)°")
+    }
+    // Across north: 359.6° to 0.4° is 0.8°, not 359.2°.
+    #expect(directions.contains { $0 < 10 } && directions.contains { $0 > 350 })
+    #expect(headings.first?.magneticHeading == 347, "the RMC's 3° E variation")
+    #expect(headings.first?.declinationSource == .receiver && headings.first?.source == "HDT")
+
+    let (everything, all) = try self.manager(text, name: "everything")
+    everything.headingFilter = HeadingFilter.none
+    everything.startUpdatingLocation()
+    everything.startUpdatingHeading()
+    #expect(all.waitForError(.sourceEnded))
+    #expect(all.headings.count == 30 && all.locations.count == 3)
+    #expect(abs((everything.heading?.trueHeading ?? 0) - 1.6) < 1e-9)
+  }
+
+  @Test func stoppingHeadingUpdatesLeavesLocationUpdatesRunning() throws {
+    let text = (0..<40).map { cycle($0, headings: [Double($0)]) }.joined()
+    let (manager, recorder) = try manager(text, speed: 10)
+    manager.startUpdatingLocation()
+    manager.startUpdatingHeading()
+    #expect(recorder.wait(timeout: 5) { events in events.contains { if case .heading = $0 { true } else { false } } })
+    manager.stopUpdatingHeading()
+    #expect(manager.isUpdating && !manager.isUpdatingHeading)
+    let headingsThen = recorder.headings.count
+    let locationsThen = recorder.locations.count
+    #expect(
+      recorder.wait(timeout: 5) { events in
+        events.filter { if case .update = $0 { true } else { false } }.count >= locationsThen + 5
+      })
+    #expect(recorder.headings.count <= headingsThen + 1, "at most one already under way")
+    manager.stopUpdatingLocation()
+    #expect(!manager.isUpdating)
+  }
+
+  /// A compass that stops while the receiver goes on: `headingUnknown` once, locations keep
+  /// coming, and headings that resume are delivered again.
+  @Test func aHeadingSensorThatStopsIsHeadingUnknownAndLocationsGoOn() throws {
+    let text = (0..<30).map { second in
+      cycle(second, headings: second < 5 || second >= 25 ? [Double(second * 10)] : [])
+    }.joined()
+    let (manager, recorder) = try manager(text, speed: 5)
+    manager.watchdogTimeout = 1
+    manager.headingFilter = HeadingFilter.none
+    manager.startUpdatingLocation()
+    manager.startUpdatingHeading()
+    #expect(recorder.waitForError(.sourceEnded, timeout: 15))
+    let kinds = recorder.events.map { event -> String in
+      switch event {
+      case .update: "L"
+      case .heading: "H"
+      case .failure(let error): error.code == .headingUnknown ? "U" : "E"
+      default: ""
+      }
+    }.joined()
+    #expect(recorder.errors.filter { $0.code == .headingUnknown }.count == 1, "\(kinds)")
+    let unknown = try #require(kinds.firstIndex(of: "U"))
+    #expect(kinds[unknown...].contains("L"), "location updates go on: \(kinds)")
+    #expect(kinds[unknown...].contains("H"), "headings resume: \(kinds)")
+    #expect(recorder.locations.count == 30)
+    let message = try #require(recorder.errors.first { $0.code == .headingUnknown }?.message)
+    #expect(message.hasPrefix("no heading from ") && !recorder.errors.contains { $0.code == .locationUnknown })
+  }
+}
