@@ -27,6 +27,19 @@ static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
   return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
 }
 
+/// The last ATT report (heading and attitude), in the same union as the GST.
+static inline const struct attitude_t *whereami_gps_attitude(const struct gps_data_t *data) {
+  return &data->attitude;
+}
+
+/// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
+  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
+}
+
 #endif
 
 /// Starts a JSON watch, of one device when `device` is not NULL.
@@ -56,6 +69,19 @@ static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
     return NAN;
   }
   return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
+}
+
+/// The last ATT report (heading and attitude), in the same union as the GST.
+static inline const struct attitude_t *whereami_gps_attitude(const struct gps_data_t *data) {
+  return &data->attitude;
+}
+
+/// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
+  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
 }
 
 #endif
@@ -105,6 +131,19 @@ static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
     return NAN;
   }
   return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
+}
+
+/// The last ATT report (heading and attitude), in the same union as the GST.
+static inline const struct attitude_t *whereami_gps_attitude(const struct gps_data_t *data) {
+  return &data->attitude;
+}
+
+/// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
+static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
+  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
 }
 
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 import TestSupport
 import Testing
 
@@ -343,6 +344,95 @@ import Testing
     }
     #expect(objects.count > 20)
     #expect((objects.first?["lat"] as? Double).map { abs($0 - 52.514) < 0.01 } == true)
+  }
+
+  /// The walk with a gyro compass's HDT after each GGA: two headings a second.
+  static func walkWithHeadings(cycles: Int) throws -> [String] {
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    var lines: [String] = []
+    var count = 0
+    for line in walk.split(separator: "\r\n") where !line.hasPrefix("#") {
+      if line.hasPrefix("$GPRMC") {
+        count += 1
+        if count > cycles { break }
+      }
+      lines.append(String(line))
+      if line.hasPrefix("$GPGGA") {
+        for half in 0..<2 {
+          let heading = Double((count * 37 + half * 11) % 3600) / 10 + 0.25
+          lines.append(checksummed("$GPHDT,\(String(format: "%.2f", heading)),T").trimmingCharacters(in: .newlines))
+        }
+      }
+    }
+    return lines
+  }
+
+  /// HDT through a real gpsd becomes ATT reports, which `print gpsd://` shows as the same
+  /// headings as reading the log directly.
+  @Test func headingsThroughGpsdAreTheLogsHeadings() throws {
+    let lines = try Self.walkWithHeadings(cycles: 60)
+    let scratch = try ExportScratch()
+    let log = try scratch.write("walk-hdt.nmea", lines.joined(separator: "\r\n") + "\r\n")
+    func headings(_ output: String) -> [Double] {
+      output.split(separator: "\n").compactMap {
+        guard let object = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any],
+          object["class"] as? String == "ATT"
+        else { return nil }
+        return object["heading"] as? Double
+      }
+    }
+    let direct = try runWhereAmI(["print", "--json", log])
+    #expect(direct.code == 0)
+    let expected = headings(direct.output)
+    #expect(expected.count == 120)
+
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", "gpsd://127.0.0.1:\(daemon.port)"])
+    Thread.sleep(forTimeInterval: 0.5)
+    for line in lines {
+      daemon.feed.send(line + "\r\n")
+      usleep(1000)
+    }
+    Thread.sleep(forTimeInterval: 0.5)
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    let throughGpsd = headings(child.standardOutput)
+    #expect(throughGpsd.count >= 100, "\(throughGpsd.count) ATT headings through gpsd")
+    let known = Set(expected.map { Int(($0 * 1000).rounded()) })
+    for heading in throughGpsd {
+      #expect(known.contains(Int((heading * 1000).rounded())), "gpsd's heading \(heading) is not in the log")
+    }
+    // The text fix line shows the heading too.
+    let text = try runWhereAmI(["print", log])
+    #expect(text.output.split(separator: "\n").first?.contains(" heading ") == true, "\(text.output.prefix(300))")
+  }
+
+  /// `print --heading` prints every heading report; `--json` has them as ATT objects with
+  /// gpsd's names and where the declination came from.
+  @Test func everyHeadingReportIsPrinted() throws {
+    let lines = try Self.walkWithHeadings(cycles: 10)
+    let scratch = try ExportScratch()
+    let log = try scratch.write("walk-hdt.nmea", lines.joined(separator: "\r\n") + "\r\n")
+    let text = try runWhereAmI(["print", "--heading", log])
+    #expect(text.code == 0)
+    let headingLines = text.output.split(separator: "\n").filter { $0.contains(" heading ") && $0.hasSuffix(")") }
+    #expect(headingLines.count == 20, "\(text.output)")
+    // The walk's RMC has no variation: WMM2025 gives the magnetic heading (Berlin, 2025: about 4.5° E).
+    #expect(headingLines.first?.contains("(HDT, declination from WMM2025)") == true, "\(headingLines.first ?? "")")
+    let json = try runWhereAmI(["print", "--json", log])
+    let attitude = try json.output.split(separator: "\n").compactMap {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }.filter { $0["class"] as? String == "ATT" }
+    #expect(attitude.count == 20)
+    let first = try #require(attitude.first)
+    let heading = try #require(first["heading"] as? Double)
+    let magnetic = try #require(first["mheading"] as? Double)
+    let declination = try #require(first["declination"] as? Double)
+    #expect(declination > 3 && declination < 7 && first["declinationSource"] as? String == "WMM2025")
+    #expect(abs(HeadingMath.normalized(heading - declination) - magnetic) < 0.0055, "declination printed to 0.01°")
+    #expect(first["time"] as? String != nil && first["source"] as? String == "HDT")
   }
 
   @Test func twoGpsdDevicesAreTwoTracks() throws {

@@ -111,6 +111,24 @@ import Testing
     #expect(lines[39].hasSuffix("60 fixes"))
   }
 
+  /// A source with a compass shows its heading and the heading beside the course, with the
+  /// angle between them; sources without one keep the screen as it was.
+  @Test func aCompassShowsHeadingBesideCourse() {
+    var model = Self.walkModel()
+    #expect(!Self.render(model, 120, 40).joined().contains("Heading"))
+    var heading = Heading(source: "HDT")
+    heading.trueHeading = 99.9
+    heading.magneticHeading = 95.2
+    heading.accuracy = 0.55
+    model.update(heading)
+    let screen = Self.render(model, 120, 40).joined(separator: "\n")
+    #expect(screen.contains("Heading     99.9°T 95.2°M ±0.6°"), "\(screen)")
+    #expect(screen.contains("Compass     hdg 99.9° crs 93.8° Δ+6.1°"), "\(screen)")
+    // Across north the angle is the short way round, port negative.
+    #expect(WatchFormat.compass(355, course: 5) == "hdg 355.0° crs 5.0° Δ-10.0°")
+    #expect(WatchFormat.compass(10, course: nil) == "hdg 10.0° crs -")
+  }
+
   @Test func satelliteTableGroupsByConstellation() {
     let screen = Self.render(Self.walkModel(), 120, 40).joined(separator: "\n")
     #expect(screen.contains(" PRN  Elev  Azim  SNR             Used"))

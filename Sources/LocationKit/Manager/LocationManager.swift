@@ -192,6 +192,16 @@ public final class LocationManager: Sendable {
     start(oneShot: false, timeout: nil)
   }
 
+  /// Starts location updates, heading updates or both at once, so that neither misses the
+  /// source's first reports (starting one and then the other could).
+  public func startUpdating(location: Bool, heading: Bool) {
+    state.withLock { state in
+      if location { state.wantsLocation = true }
+      if heading { state.wantsHeading = true }
+    }
+    if location || heading { start(oneShot: false, timeout: nil) }
+  }
+
   /// Stops heading updates; the source stops too unless location updates run.
   public func stopUpdatingHeading() {
     let stopsAll = state.withLock { state in
@@ -219,8 +229,9 @@ public final class LocationManager: Sendable {
     if stopsAll { stopUpdating() }
   }
 
-  /// Stops all updates and releases the source.
-  private func stopUpdating() {
+  /// Stops location and heading updates and releases the source. No callback comes after
+  /// this returns.
+  public func stopUpdating() {
     let (wasRunning, continuations) = state.withLock { state in
       state.wantsLocation = false
       state.wantsHeading = false

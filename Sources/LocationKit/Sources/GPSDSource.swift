@@ -1,5 +1,6 @@
 import CGPS
 import Foundation
+import Geodesy
 import NMEA
 
 #if canImport(Glibc)
@@ -211,6 +212,10 @@ private struct ReportState {
     var altitude: Double?
   }
   var statistics: [String: Statistics] = [:]
+  /// Each device's last fix time, position and magnetic variation, for its ATT reports.
+  var lastTimes: [String: Timestamp] = [:]
+  var places: [String: (latitude: Double, longitude: Double)] = [:]
+  var variations: [String: Double] = [:]
   /// The last TPV's location, until its cycle's reports are in.
   private var held: Location?
   /// gpsd's `eph` and `epv` for the held location.
@@ -241,6 +246,9 @@ private struct ReportState {
     if message.hasPrefix("{\"class\":\"GST\"") {
       readStatistics(data)
       return []
+    }
+    if message.hasPrefix("{\"class\":\"ATT\"") {
+      return attitude(message, data).map { [.heading($0)] } ?? []
     }
     if message.hasPrefix("{\"class\":\"TPV\""), let location = location(data), let previous = held,
       previous.device == location.device, previous.timestamp == location.timestamp
@@ -283,6 +291,50 @@ private struct ReportState {
       location.accuracySource = location.horizontalAccuracy == nil ? nil : .gpsd
     }
     return [.location(location)]
+  }
+
+  /// The heading and attitude of an ATT report. libgps leaves `heading` at 0 rather than
+  /// NaN in a report without one, so a member counts only when the JSON text has it.
+  private func attitude(_ message: String, _ data: gps_data_t) -> Heading? {
+    var copy = data
+    let report = whereami_gps_attitude(&copy)!.pointee
+    func member(_ name: String, _ value: Double) -> Double? {
+      message.contains("\"\(name)\":") ? finite(value) : nil
+    }
+    let device = Self.device(data)
+    var heading = Heading(source: "gpsd ATT")
+    heading.device = device.isEmpty ? nil : device
+    heading.trueHeading = member("heading", report.heading).map(HeadingMath.normalized)
+    let roll = member("roll", report.roll)
+    let pitch = member("pitch", report.pitch)
+    let yaw = member("yaw", report.yaw)
+    let dip = member("dip", report.dip)
+    if roll != nil || pitch != nil || yaw != nil || dip != nil {
+      heading.attitude = Attitude(roll: roll, pitch: pitch, yaw: yaw, dip: dip)
+    }
+    guard heading.trueHeading != nil || heading.attitude != nil else { return nil }
+    if message.contains("\"time\":"), let seconds = finite(whereami_gps_attitude_time(&copy)), seconds > 0 {
+      heading.timestamp = Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
+    } else {
+      heading.timestamp = lastTimes[device]
+    }
+    heading.timeOfDay = heading.timestamp?.timeOfDay
+    // The magnetic heading: with the receiver's variation from the last TPV, else WMM2025.
+    if let trueHeading = heading.trueHeading {
+      if let variation = variations[device] {
+        heading.declination = variation
+        heading.declinationSource = .receiver
+      } else if let place = places[device], let time = heading.timestamp {
+        let year = 1970 + time.secondsSinceEpoch / (365.2425 * 86400)
+        heading.declination = MagneticModel.wmm2025.declination(
+          latitude: place.latitude, longitude: place.longitude, year: year)
+        heading.declinationSource = .wmm2025
+      }
+      if let declination = heading.declination {
+        heading.magneticHeading = HeadingMath.normalized(trueHeading - declination)
+      }
+    }
+    return heading
   }
 
   private mutating func readStatistics(_ data: gps_data_t) {
@@ -328,6 +380,10 @@ private struct ReportState {
     }
     guard message.hasPrefix("{\"class\":\"TPV\"") else { return [] }
     guard let location = location(data) else { return [.noFix(sky(data))] }
+    let device = location.device ?? ""
+    lastTimes[device] = location.timestamp
+    places[device] = (location.latitude, location.longitude)
+    variations[device] = location.magneticVariation
     held = location
     heldEstimates = (finite(data.fix.eph), finite(data.fix.epv))
     return []

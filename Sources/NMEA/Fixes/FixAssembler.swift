@@ -502,7 +502,12 @@ public struct FixAssembler {
       return
     }
     reading.timeOfDay = time ?? (hasCycle ? cycle.time : previous?.timeOfDay)
-    reading.time = reading.timeOfDay.flatMap { dates.timestamp(for: $0) }
+    if hasCycle, let date = cycle.date, reading.timeOfDay == cycle.time {
+      // The cycle's RMC dated it already; the tracker learns that date when the cycle ends.
+      reading.time = Timestamp(date: date, time: cycle.time)
+    } else {
+      reading.time = reading.timeOfDay.flatMap { dates.timestamp(for: $0) }
+    }
     if reading.trueHeading == nil || reading.magneticHeading == nil, reading.hasHeading,
       let (declination, source) = declination(variation, at: reading.time)
     {
@@ -519,17 +524,22 @@ public struct FixAssembler {
   }
 
   /// The declination: the sentence's own variation, the receiver's latest, or the
-  /// magnetic model's at the last position on the reading's date.
+  /// magnetic model's at the last position (at sea level: the height changes it by less
+  /// than 0.01° per kilometre) on the reading's date.
   private func declination(_ variation: Double?, at time: Timestamp?) -> (Double, DeclinationSource)? {
     if let variation { return (variation, .receiver) }
     if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver) }
     if let lastVariation { return (lastVariation, .receiver) }
-    guard let magneticModel, let previous, let latitude = previous.latitude, let longitude = previous.longitude,
-      let time = time ?? previous.time
-    else { return nil }
+    // The position: the current cycle's, else the last fix's.
+    var place: (latitude: Double, longitude: Double)?
+    if hasCycle, let latitude = cycle.latitude, let longitude = cycle.longitude {
+      place = (latitude, longitude)
+    } else if let previous, let latitude = previous.latitude, let longitude = previous.longitude {
+      place = (latitude, longitude)
+    }
+    guard let magneticModel, let place, let time = time ?? previous?.time else { return nil }
     let year = 1970 + time.secondsSinceEpoch / (365.2425 * 86400)
-    let declination = magneticModel.declination(
-      latitude: latitude, longitude: longitude, height: previous.altitudeHAE ?? 0, year: year)
+    let declination = magneticModel.declination(latitude: place.latitude, longitude: place.longitude, year: year)
     return (declination, .wmm2025)
   }
 

@@ -5,7 +5,11 @@ import NMEA
 public enum LocationRenderer {
   /// One human-readable line: time, mode, coordinates, accuracies, altitude, motion and
   /// distance travelled (jitter-proof); `-` marks what the receiver did not say.
-  public static func text(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
+  /// With a heading (or a true heading in the fix), the line also has ` heading 274.1°T`,
+  /// then the magnetic heading (`270.5°M`) and its 1-sigma accuracy (`±0.6°`) where known.
+  public static func text(
+    _ location: Location, _ odometer: TrackOdometer, heading: Heading? = nil, into line: inout ByteBuffer
+  ) {
     func value(_ number: Double?, _ decimals: Int, _ unit: StaticString, into line: inout ByteBuffer) {
       if let number {
         line.append(number, decimals: decimals)
@@ -34,7 +38,110 @@ public enum LocationRenderer {
     value(location.course, 1, "°", into: &line)
     line.append(" distance ")
     line.append(odometer.distance, decimals: 1)
-    line.append(" m\n")
+    line.append(" m")
+    if let heading, heading.direction != nil {
+      line.append(" heading")
+      headingValues(heading, into: &line)
+    } else if let trueHeading = location.heading {
+      line.append(" heading ")
+      line.append(trueHeading, decimals: 1)
+      line.append("°T")
+    }
+    line.append(UInt8(ascii: "\n"))
+  }
+
+  /// ` 274.1°T 270.5°M ±0.6°`, each part where known.
+  private static func headingValues(_ heading: Heading, into line: inout ByteBuffer) {
+    if let trueHeading = heading.trueHeading {
+      line.append(UInt8(ascii: " "))
+      line.append(trueHeading, decimals: 1)
+      line.append("°T")
+    }
+    if let magnetic = heading.magneticHeading {
+      line.append(UInt8(ascii: " "))
+      line.append(magnetic, decimals: 1)
+      line.append("°M")
+    }
+    if let accuracy = heading.accuracy {
+      line.append(" ±")
+      line.append(accuracy, decimals: 1)
+      line.append("°")
+    }
+  }
+
+  /// One line per heading report (`print --heading`): time, headings, accuracy, attitude,
+  /// rate of turn and the sentence; `-` for an unknown time.
+  public static func headingText(_ heading: Heading, into line: inout ByteBuffer) {
+    if let time = heading.timestamp {
+      line.append(time)
+    } else if let time = heading.timeOfDay {
+      line.append(time)
+    } else {
+      line.append(UInt8(ascii: "-"))
+    }
+    line.append(" heading")
+    if heading.direction == nil { line.append(" -") }
+    headingValues(heading, into: &line)
+    if let attitude = heading.attitude {
+      if let roll = attitude.roll {
+        line.append(" roll ")
+        line.append(roll, decimals: 2)
+        line.append("°")
+      }
+      if let pitch = attitude.pitch {
+        line.append(" pitch ")
+        line.append(pitch, decimals: 2)
+        line.append("°")
+      }
+    }
+    if let rate = heading.rateOfTurn {
+      line.append(" rot ")
+      line.append(rate, decimals: 1)
+      line.append("°/min")
+    }
+    line.append(" (")
+    line.append(string: heading.source)
+    if let source = heading.declinationSource, heading.trueHeading != nil, heading.magneticHeading != nil {
+      line.append(string: ", declination from \(source)")
+    }
+    line.append(")\n")
+  }
+
+  /// One ATT object in gpsd's vocabulary (`heading`, `mheading`, `pitch`, `roll`, `yaw`,
+  /// `rot`, `dip`) with camelCase names for ours (`headingAccuracy`, `rollAccuracy`,
+  /// `pitchAccuracy`, `heave`, `declination`, `declinationSource`, `source`).
+  public static func attitude(_ heading: Heading, into line: inout ByteBuffer) {
+    line.append("{\"class\":\"ATT\"")
+    if let device = heading.device {
+      line.append(",\"device\":")
+      line.append(jsonString: device)
+    }
+    if let time = heading.timestamp {
+      line.append(",\"time\":\"")
+      line.append(time)
+      line.append(UInt8(ascii: "\""))
+    }
+    number(",\"heading\":", heading.trueHeading, 3, into: &line)
+    number(",\"mheading\":", heading.magneticHeading, 3, into: &line)
+    number(",\"headingAccuracy\":", heading.accuracy, 3, into: &line)
+    if let attitude = heading.attitude {
+      number(",\"pitch\":", attitude.pitch, 3, into: &line)
+      number(",\"roll\":", attitude.roll, 3, into: &line)
+      number(",\"yaw\":", attitude.yaw, 3, into: &line)
+      number(",\"pitchAccuracy\":", attitude.pitchAccuracy, 3, into: &line)
+      number(",\"rollAccuracy\":", attitude.rollAccuracy, 3, into: &line)
+      number(",\"heave\":", attitude.heave, 3, into: &line)
+      number(",\"dip\":", attitude.dip, 3, into: &line)
+    }
+    number(",\"rot\":", heading.rateOfTurn, 3, into: &line)
+    if heading.declination != nil, let source = heading.declinationSource {
+      number(",\"declination\":", heading.declination, 2, into: &line)
+      line.append(",\"declinationSource\":")
+      line.append(jsonString: source.description)
+    }
+    line.append(",\"source\":")
+    line.append(jsonString: heading.source)
+    line.append("}\n")
   }
 
   /// One JSON object in gpsd's TPV vocabulary (`lat`, `lon`, `altMSL`, `eph`, ...) with

@@ -11,7 +11,8 @@ import NMEA
 /// above mean sea level), `time`, `magvar`, `geoidheight`, `fix`, `sat`, `hdop`, `vdop`,
 /// `pdop`, `ageofdgpsdata`, `dgpsid`. Speed and course, which GPX 1.1 dropped, go into
 /// Garmin's TrackPointExtension v2 (`gpxtpx:speed`, `gpxtpx:course`), which Garmin
-/// devices, Strava and GPSBabel read. Unknown values are left out.
+/// devices, Strava and GPSBabel read, and a compass's true heading into its
+/// `gpxtpx:bearing` (degrees true, where the vehicle points). Unknown values are left out.
 public final class GPXWriter: ExportWriter {
   private let header: ExportHeader
   private var trackOpen = false
@@ -104,10 +105,12 @@ public final class GPXWriter: ExportWriter {
     }
     let speed = location.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     let course = location.course.flatMap { $0.isFinite ? Self.degrees($0, decimals: 2) : nil }
-    if speed != nil || course != nil {
+    let bearing = location.heading.flatMap { $0.isFinite ? Self.degrees($0, decimals: 2) : nil }
+    if speed != nil || course != nil || bearing != nil {
       output.append("<extensions><gpxtpx:TrackPointExtension>")
       output.appendElement("<gpxtpx:speed>", speed, 3, "</gpxtpx:speed>")
       output.appendElement("<gpxtpx:course>", course, 2, "</gpxtpx:course>")
+      output.appendElement("<gpxtpx:bearing>", bearing, 2, "</gpxtpx:bearing>")
       output.append("</gpxtpx:TrackPointExtension></extensions>")
     }
     output.append("</trkpt>\n")

@@ -17,7 +17,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   private let source: SourceRun
   private var manager: LocationManager { source.manager }
-  private let render: (Location, TrackOdometer, _ severalDevices: Bool) -> Bool
+  private let render: (Location, TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
+  /// Called with every heading, when headings are wanted.
+  private let renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)?
+  /// Each device's latest heading, for the fix it goes with.
+  private var headings: [String: Heading] = [:]
+  private var headingCount = 0
   private let recognized: ((MovementEvent) -> Bool)?
   /// One odometer per device ("" for a source that is one receiver): each gpsd device is
   /// its own track. In the order the devices first reported.
@@ -40,10 +45,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   init(
     _ source: SourceRun, verbose: Bool, movement recognizer: MovementRecognizer? = nil,
     recognized: ((MovementEvent) -> Bool)? = nil,
-    render: @escaping (Location, TrackOdometer, _ severalDevices: Bool) -> Bool
+    renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)? = nil,
+    render: @escaping (Location, TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
   ) {
     self.source = source
     self.render = render
+    self.renderHeading = renderHeading
+    source.headings = renderHeading != nil
     self.recognized = recognized
     self.verbose = verbose
     source.manager.movementRecognizer = recognizer
@@ -80,7 +88,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private func interrupted() {
     // One summary, however many signals come (timeout(1) sends two).
     guard source.finish() else { return }
-    manager.stopUpdatingLocation()
+    manager.stopUpdating()
     printError(summaryLine)
   }
 
@@ -110,9 +118,24 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     }
     currentFixes += 1
     odometer.add(location)
-    if !render(location, odometer, devices.count > 1) {
+    // The device's latest heading goes with the fix when it is of the same second or newer.
+    var heading = headings[device]
+    if let time = heading?.timestamp, let fixTime = location.timestamp, time.seconds(since: fixTime) < -1 {
+      heading = nil
+    }
+    if !render(location, odometer, devices.count > 1, heading) {
       // Nobody reads the output any more (a closed pipe): end quietly.
-      manager.stopUpdatingLocation()
+      manager.stopUpdating()
+      source.finish()
+    }
+  }
+
+  func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+    let device = heading.device ?? ""
+    headingCount += 1
+    if heading.direction != nil { headings[device] = heading }
+    if let renderHeading, !renderHeading(heading, devices.count > 1) {
+      manager.stopUpdating()
       source.finish()
     }
   }
@@ -125,21 +148,29 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {
     if let recognized, !recognized(movement) {
-      manager.stopUpdatingLocation()
+      manager.stopUpdating()
       source.finish()
     }
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     if error.code == .sourceEnded {
-      // A log that gave nothing says what it held instead.
-      if fixes == 0, let source = manager.source as? NMEASource, source.statistics.fixesWithPosition == 0 {
+      // A log that gave nothing (not even headings, for a compass's log) says what it
+      // held instead.
+      if fixes == 0, headingCount == 0, let source = manager.source as? NMEASource,
+        source.statistics.fixesWithPosition == 0
+      {
         printError(
           "whereami: "
             + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes))
         exitCode = .dataError
       }
       source.finish()
+      return
+    }
+    if error.code == .headingUnknown {
+      // The compass, not the receiver: locations go on.
+      if messages.shouldSay("\(error)") { printError("whereami: \(error)") }
       return
     }
     if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }

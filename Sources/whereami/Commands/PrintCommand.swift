@@ -15,7 +15,12 @@ enum PrintCommand {
     minimumArguments: 0,
     maximumArguments: 1,
     options: [
-      OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names.")
+      OptionSpec(
+        name: "json", value: nil,
+        help: "One JSON object per fix, with gpsd's TPV field names, and per heading report, with its ATT names."),
+      OptionSpec(
+        name: "heading", value: nil,
+        help: "Also print a line for every heading report (compass, dual-antenna receiver), at the sensor's rate."),
     ] + SourceRun.specs,
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
@@ -27,8 +32,11 @@ enum PrintCommand {
       Text columns: UTC time, fix mode, latitude, longitude (degrees), horizontal accuracy,
       altitude above mean sea level, vertical accuracy, speed, course and the distance
       travelled (jitter-proof; JSON also has pathLength, the raw sum, and displacement, the
-      straight distance from the first fix). '-' marks a value the receiver did not give.
-      Accuracies are 1-sigma (about 68 %).
+      straight distance from the first fix), and the heading where a compass or a
+      dual-antenna receiver gives one (true °T, magnetic °M, its 1-sigma accuracy). '-'
+      marks a value the receiver did not give; '~' a speed or course derived from
+      positions. Accuracies are 1-sigma (about 68 %). With --json, heading reports are ATT
+      objects between the TPVs.
       """)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
@@ -47,7 +55,25 @@ enum PrintCommand {
       replaySpeed: replaySpeed, label: "whereami.print")
     let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: source.isLive || replaySpeed != nil)
     let json = arguments.has("json")
-    let session = LocationSession(source, verbose: arguments.has("verbose")) { location, odometer, severalDevices in
+    let headingLines = arguments.has("heading")
+    // JSON carries every heading report as ATT; text only with --heading. Without either,
+    // headings still come, for the fix line's heading.
+    let renderHeading: (Heading, Bool) -> Bool = { heading, severalDevices in
+      guard json || headingLines else { return true }
+      return output.write { line in
+        if json {
+          LocationRenderer.attitude(heading, into: &line)
+        } else {
+          if severalDevices, let device = heading.device {
+            line.append(string: device)
+            line.append(UInt8(ascii: " "))
+          }
+          LocationRenderer.headingText(heading, into: &line)
+        }
+      }
+    }
+    let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: renderHeading) {
+      location, odometer, severalDevices, heading in
       output.write { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
@@ -57,7 +83,7 @@ enum PrintCommand {
             line.append(string: device)
             line.append(UInt8(ascii: " "))
           }
-          LocationRenderer.text(location, odometer, into: &line)
+          LocationRenderer.text(location, odometer, heading: heading, into: &line)
         }
       }
     }

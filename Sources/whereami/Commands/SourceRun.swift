@@ -40,6 +40,9 @@ final class SourceRun: @unchecked Sendable {
   var name: String { address.description }
   /// Whether the source goes on until stopped (gpsd, serial, TCP, a pipe).
   var isLive: Bool { address.isLive }
+  /// Whether the run also delivers headings (every one: no heading filter). Set before
+  /// ``run(onSignal:starting:ending:stopped:)``.
+  var headings = false
 
   /// The SOURCE of a command line: its first positional argument, or `defaultSource`.
   static func address(_ arguments: ParsedArguments, defaultSource: String) throws(CommandError) -> SourceAddress {
@@ -103,10 +106,11 @@ final class SourceRun: @unchecked Sendable {
       if let onSignal { Interrupts.handle(on: queue, onSignal) }
       starting()
     }
-    manager.startUpdatingLocation()
+    if headings { manager.headingFilter = HeadingFilter.none }
+    manager.startUpdating(location: true, heading: headings)
     finished.wait()
     queue.sync(execute: ending)
-    manager.stopUpdatingLocation()
+    manager.stopUpdating()
     queue.sync(execute: stopped)
     // The handler holds its session: release it so that the session can go.
     if onSignal != nil { Interrupts.reset() }

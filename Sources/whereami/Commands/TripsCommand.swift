@@ -43,7 +43,7 @@ enum TripsCommand {
       source, verbose: arguments.has("verbose"),
       movement: MovementRecognizer(stopDuration: stop, minimumDistance: minimum),
       recognized: { listing.recognized($0) },
-      render: { location, _, _ in listing.located(location) })
+      render: { location, _, _, _ in listing.located(location) })
     let code = session.run()
     // Ctrl-C on a live source: the trips under way end where the recording does.
     for (_, recognizer) in session.movementRecognizers.sorted(by: { $0.key < $1.key }) {

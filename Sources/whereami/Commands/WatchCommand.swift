@@ -44,6 +44,7 @@ enum WatchCommand {
     let speed = try replaySpeed(arguments, replaying: isLogFile(address))
     let source = try SourceRun(
       arguments, address: address, command: spec.name, replaySpeed: speed, label: "whereami.watch")
+    source.headings = true
     let display: any WatchDisplay
     if usesFullScreen() {
       let terminal = Terminal(output: STDOUT_FILENO, standardInputIsData: address == .standardInput)

@@ -138,7 +138,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private func finish(_ outcome: Outcome) {
     guard source.finish() else { return }
     self.outcome = outcome
-    manager.stopUpdatingLocation()
+    manager.stopUpdating()
   }
 
   /// Ends the process for an interruption, from the signal queue, without waiting for the

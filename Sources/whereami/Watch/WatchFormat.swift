@@ -1,3 +1,4 @@
+import LocationKit
 import NMEA
 import TrackExport
 
@@ -70,6 +71,30 @@ enum WatchFormat {
   static func course(_ degrees: Double?) -> String {
     guard let degrees, degrees.isFinite else { return unknown }
     return fixed(degrees, 1) + "° " + compassPoint(degrees)
+  }
+
+  /// A heading: `274.1°T 270.5°M ±0.6°`, each part where known.
+  static func heading(_ heading: Heading) -> String {
+    var parts: [String] = []
+    if let value = heading.trueHeading { parts.append(fixed(value, 1) + "°T") }
+    if let value = heading.magneticHeading { parts.append(fixed(value, 1) + "°M") }
+    if let value = heading.accuracy { parts.append("±" + fixed(value, 1) + "°") }
+    return parts.isEmpty ? unknown : parts.joined(separator: " ")
+  }
+
+  /// Heading and course side by side, with the angle from course to heading when both are
+  /// known (positive: the bow points to starboard of the track): `hdg 274.1° crs 268.0° Δ+6.1°`.
+  static func compass(_ heading: Double?, course: Double?) -> String {
+    let headingText = heading.map { fixed($0, 1) + "°" } ?? unknown
+    let courseText = course.map { fixed($0, 1) + "°" } ?? unknown
+    var text = "hdg \(headingText) crs \(courseText)"
+    if let heading, let course {
+      var delta = (heading - course).truncatingRemainder(dividingBy: 360)
+      if delta > 180 { delta -= 360 }
+      if delta <= -180 { delta += 360 }
+      text += " Δ" + (delta >= 0 ? "+" : "") + fixed(delta, 1) + "°"
+    }
+    return text
   }
 
   /// A speed over ground: `1.40 m/s  5.0 km/h`, `3.1 mph`, `2.72 kn`.

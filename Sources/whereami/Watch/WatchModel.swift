@@ -80,6 +80,14 @@ struct WatchModel: Sendable {
     lastFixAt = time
   }
 
+  /// The latest heading report with a heading (compass, dual-antenna receiver).
+  private(set) var heading: Heading?
+
+  /// Takes in a heading report.
+  mutating func update(_ heading: Heading) {
+    if heading.direction != nil { self.heading = heading }
+  }
+
   /// Takes in what the receiver says in a cycle without a fix.
   mutating func update(_ sky: SkyView) {
     self.sky = sky

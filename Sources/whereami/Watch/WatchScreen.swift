@@ -200,12 +200,19 @@ enum WatchScreen {
     if location?.ellipsoidalAltitude != nil, location?.geoidSource == .egm96 { ellipsoidal += " (EGM96 geoid)" }
     let odometer = model.odometer
     let hasTrack = model.fixCount > 0
+    // The compass, for sources with a heading: where the vehicle points beside where it goes.
+    var compass: [String] = []
+    if let heading = model.heading {
+      compass.append(line("Heading", WatchFormat.heading(heading)))
+      compass.append(line("Compass", WatchFormat.compass(heading.trueHeading, course: location?.course)))
+    }
     return [
       line("Latitude", location.map { WatchFormat.latitude($0.latitude, coordinates) } ?? unknown),
       line("Longitude", location.map { WatchFormat.longitude($0.longitude, coordinates) } ?? unknown),
       line("Accuracy", accuracy),
       line("Speed", derived(WatchFormat.speed(location?.speed, units), location?.speed)),
       line("Course", derived(WatchFormat.course(location?.course), location?.course)),
+    ] + compass + [
       line("Distance", hasTrack ? WatchFormat.distance(odometer.distance, units) : unknown),
       line("From start", hasTrack ? WatchFormat.distance(odometer.displacement, units) : unknown),
       line("Motion", motionText(model)),

@@ -134,6 +134,13 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     display.changed(model, fix: nil, error: nil)
   }
 
+  func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+    guard !isFinished, heading.direction != nil else { return }
+    let device = register(heading.device)
+    models[device]!.update(heading)
+    display.changed(models[device]!, fix: nil, error: nil)
+  }
+
   func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
     guard !isFinished else { return }
     let device = register(sky.device)
