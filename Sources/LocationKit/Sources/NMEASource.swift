@@ -135,6 +135,11 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         if reader.isRunning { options.onRejection?(rejection) }
       case .heading(let reading):
         guard !stopped else { return }
+        // A dated heading is paced like the fixes (a 10 Hz compass replays at 10 Hz).
+        if let time = reading.time, !pacer.wait(forLogTime: time.secondsSinceEpoch, stop) {
+          stopped = true
+          return
+        }
         emit(.heading(Heading(reading)), sink)
       case .sentence:
         break
@@ -302,8 +307,12 @@ struct Pacer {
 
   /// Sleeps until `fix` is due; `false` when stopped meanwhile.
   mutating func wait(for fix: Fix, _ stop: StopSignal) -> Bool {
+    wait(forLogTime: fix.time?.secondsSinceEpoch ?? fix.timeOfDay.seconds, stop)
+  }
+
+  /// Sleeps until a report of the log's time `logTime` (seconds) is due.
+  mutating func wait(forLogTime logTime: Double, _ stop: StopSignal) -> Bool {
     guard let speed, speed > 0 else { return true }
-    let logTime = fix.time?.secondsSinceEpoch ?? fix.timeOfDay.seconds
     let now = SystemClock.monotonic()
     if let last = lastLogTime, logTime < last || logTime - last > 3600 {
       origin = nil  // time went backwards or jumped: start pacing afresh

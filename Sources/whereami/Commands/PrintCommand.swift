@@ -104,9 +104,9 @@ enum ReplayCommand {
     options: [
       OptionSpec(
         name: "speed", value: "X",
-        help: "Replay X times faster (default 1; 0.5 is half speed, 0.01 the slowest; 0 as fast as it reads)."),
-      OptionSpec(name: "json", value: nil, help: "One JSON object per fix, with gpsd's TPV field names."),
-    ] + SourceRun.specs.filter { $0.name != "baud" },
+        help: "Replay X times faster (default 1; 0.5 is half speed, 0.01 the slowest; 0 as fast as it reads).")
+    ] + PrintCommand.spec.options.filter { $0.name == "json" || $0.name == "heading" }
+      + SourceRun.specs.filter { $0.name != "baud" },
     discussion: "The output is that of whereami print.")
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
