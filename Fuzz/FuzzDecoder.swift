@@ -1,9 +1,10 @@
 // libFuzzer entry point over the whole NMEA pipeline: framing, decoding and fix merging.
 //
-// Built by Fuzz/run together with the NMEA module's sources (one module, so no SwiftPM
-// plumbing): `swiftc -sanitize=fuzzer,address -parse-as-library`. Each input is decoded
-// twice, whole and cut into pieces at positions taken from its own bytes, and the two
-// results must agree: any chunking gives the same fixes and counts. A third decoder is
+// Built by Fuzz/run together with the NMEA module's sources (one module, with Geodesy as
+// a library beside it, so no SwiftPM plumbing): `swiftc -sanitize=fuzzer,address
+// -parse-as-library`. Each input is decoded twice, whole and cut into pieces at positions
+// taken from its own bytes, and the two results must agree: any chunking gives the same
+// fixes, headings and counts. Every other input passes its sentences through too. A third decoder is
 // fed the same pieces as a live source is, completing a cycle early at each piece's end
 // when it can; that may split a cycle but never lose one or change what is framed.
 
@@ -12,28 +13,42 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = UnsafeRawBufferPointer(start: data, count: size)
   var options = NMEADecoder.Options()
   options.requiresChecksum = size % 2 == 0
+  options.passesThrough = size % 3 == 0
 
   var whole = NMEADecoder(options: options)
   var wholeFixes: [Fix] = []
+  var wholeHeadings: [HeadingReading] = []
+  var wholeAccepted: [[UInt8]] = []
   var wholeRejections = 0
   whole.decode(bytes) { event in
     switch event {
     case .fix(let fix): wholeFixes.append(fix)
+    case .heading(let reading): wholeHeadings.append(reading)
+    case .accepted(let sentence, _): wholeAccepted.append(sentence)
     case .rejected: wholeRejections += 1
     case .sentence: break
     }
   }
   whole.finish { event in
-    if case .fix(let fix) = event { wholeFixes.append(fix) }
-    if case .rejected = event { wholeRejections += 1 }
+    switch event {
+    case .fix(let fix): wholeFixes.append(fix)
+    case .heading(let reading): wholeHeadings.append(reading)
+    case .accepted(let sentence, _): wholeAccepted.append(sentence)
+    case .rejected: wholeRejections += 1
+    case .sentence: break
+    }
   }
 
   var pieces = NMEADecoder(options: options)
   var pieceFixes: [Fix] = []
+  var pieceHeadings: [HeadingReading] = []
+  var pieceAccepted: [[UInt8]] = []
   var pieceRejections = 0
   let handle: (DecoderEvent) -> Void = { event in
     switch event {
     case .fix(let fix): pieceFixes.append(fix)
+    case .heading(let reading): pieceHeadings.append(reading)
+    case .accepted(let sentence, _): pieceAccepted.append(sentence)
     case .rejected: pieceRejections += 1
     case .sentence: break
     }
@@ -53,7 +68,9 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   pieces.finish(handle)
   live.finish { _ in }
 
-  if wholeFixes != pieceFixes || wholeRejections != pieceRejections || whole.statistics != pieces.statistics {
+  if wholeFixes != pieceFixes || wholeRejections != pieceRejections || whole.statistics != pieces.statistics
+    || wholeHeadings != pieceHeadings || wholeAccepted != pieceAccepted
+  {
     fatalError("chunking changed the result")
   }
   let framed = whole.statistics
