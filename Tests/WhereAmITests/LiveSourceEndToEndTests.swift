@@ -37,7 +37,7 @@ import Testing
     defer { tmux.stop() }
     try tmux.type(
       WatchEndToEndTests.checkedLine(
-        "env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch gpsd://127.0.0.1:\(port)"))
+        "env TERM=xterm-256color \(shellQuoted(Paths.whereami)) watch --wait gpsd://127.0.0.1:\(port)"))
     try tmux.waitFor("the connection failure") { $0.contains("cannot connect to gpsd at 127.0.0.1:\(port)") }
     // Past the 3 s watchdog: the specific reason stays, no vaguer "no data".
     usleep(3_500_000)

@@ -216,7 +216,7 @@ import Testing
 
   @Test func aConnectionFailureIsSaidOnceAndPlainly() throws {
     let port = freeLoopbackPort()
-    let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])
+    let child = try ChildProcess(Paths.whereami, ["print", "--wait", "gpsd://127.0.0.1:\(port)"])
     defer { child.terminate() }
     usleep(4_000_000)
     kill(child.pid, SIGINT)

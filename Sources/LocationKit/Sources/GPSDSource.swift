@@ -171,7 +171,8 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
       switch error {
       case .unknownHost(let name): return "unknown host '\(name)'"
       case .unreachable(let failure):
-        return failure.errno == ECONNREFUSED ? "connection refused (is gpsd running?)" : failure.reason
+        return failure.errno == ECONNREFUSED
+          ? "connection refused; is gpsd running? (systemctl status gpsd)" : failure.reason
       }
     }
   }

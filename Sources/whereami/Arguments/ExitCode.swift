@@ -14,6 +14,8 @@ enum ExitCode: Int32 {
   case dataError = 65
   /// The source does not exist.
   case noInput = 66
+  /// A network source (gpsd, a TCP stream) never answered; `--wait` keeps trying instead.
+  case unavailable = 69
   /// Reading the source or writing the output failed.
   case ioError = 74
   /// The source exists but may not be read (permission denied).

@@ -93,6 +93,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    source.answered()
     if let since = troubleSince {
       troubleSince = nil
       // A live receiver that was lost (or never there) and is back; a log's cold start
@@ -130,7 +131,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
+  func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
+    source.answered()
+  }
+
   func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+    source.answered()
     let device = heading.device ?? ""
     headingCount += 1
     if heading.direction != nil { headings[device] = heading }
@@ -154,6 +160,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+    if let failure = source.unavailable(error) {
+      printError("whereami: \(error.kind): \(failure.message ?? "")")
+      exitCode = failure.code
+      source.finish()
+      return
+    }
     if error.code == .sourceEnded {
       // A log that gave nothing (not even headings, for a compass's log) says what it
       // held instead.

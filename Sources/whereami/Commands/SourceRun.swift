@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LocationKit
 import NMEA
 
@@ -24,6 +25,9 @@ final class SourceRun: @unchecked Sendable {
       OptionSpec(
         name: "verbose", short: "v", value: nil,
         help: "Report every rejected line on standard error (source, line and reason)."),
+      OptionSpec(
+        name: "wait", value: nil,
+        help: "Keep trying a gpsd or TCP source that does not answer (without it, exit code 69)."),
     ] + DecodeOptions.specs
 
   /// The SOURCE, as parsed.
@@ -35,6 +39,11 @@ final class SourceRun: @unchecked Sendable {
   let queue: DispatchQueue
   private let finished = DispatchSemaphore(value: 0)
   private var isFinished = false
+  /// Whether `--wait` asks to keep trying a source that does not answer.
+  let waits: Bool
+  /// Whether the source has answered once (a fix, a report, any error but "cannot
+  /// connect"). Read and written on ``queue``.
+  private var hasAnswered = false
 
   /// The source's name for messages (`walk.nmea`, `gpsd://localhost:2947`).
   var name: String { address.description }
@@ -44,10 +53,21 @@ final class SourceRun: @unchecked Sendable {
   /// ``run(onSignal:starting:ending:stopped:)``.
   var headings = false
 
-  /// The SOURCE of a command line: its first positional argument, or `defaultSource`.
-  static func address(_ arguments: ParsedArguments, defaultSource: String) throws(CommandError) -> SourceAddress {
+  /// The environment variable with the SOURCE to use when a command line names none (for a
+  /// gpsd elsewhere, `gpsd://boat.local`, or a receiver, `/dev/ttyACM0`).
+  static let sourceVariable = "WHEREAMI_SOURCE"
+
+  /// The SOURCE of a command line: its first positional argument, else ``sourceVariable``
+  /// when `usesEnvironment` (the commands whose default is gpsd), else `defaultSource`.
+  static func address(
+    _ arguments: ParsedArguments, defaultSource: String, usesEnvironment: Bool = true
+  ) throws(CommandError) -> SourceAddress {
+    var fallback = defaultSource
+    if usesEnvironment, let text = ProcessInfo.processInfo.environment[sourceVariable], !text.isEmpty {
+      fallback = text
+    }
     do throws(LocationError) {
-      return try SourceAddress(arguments.positionals.first ?? defaultSource)
+      return try SourceAddress(arguments.positionals.first ?? fallback)
     } catch {
       throw CommandError(message: error.message, code: .usage)
     }
@@ -55,12 +75,15 @@ final class SourceRun: @unchecked Sendable {
 
   /// A manager for `address` with `--accuracy`, `--distance-filter`, `--baud`,
   /// `--verbose`, `--strict` and `--date` applied; starts nothing.
+  /// `passThrough` receives every accepted sentence as it came, on the reading thread
+  /// (`print --nmea`); NMEA sources only.
   init(
     _ arguments: ParsedArguments, address: SourceAddress, command: String, replaySpeed: Double? = nil,
-    label: String
+    label: String, passThrough: (@Sendable ([UInt8]) -> Void)? = nil
   ) throws(CommandError) {
     self.address = address
     queue = DispatchQueue(label: label)
+    waits = arguments.has("wait")
     var options = SourceAddress.SourceOptions()
     let decodes = if case .gpsd = address { false } else { true }
     options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command, decodes: decodes)
@@ -71,7 +94,15 @@ final class SourceRun: @unchecked Sendable {
       }
       options.baud = rate
     }
-    if arguments.has("verbose") {
+    if let passThrough {
+      if case .gpsd = address {
+        throw CommandError(
+          message: "\(command): --nmea reads NMEA sources; for gpsd's sentences use 'gpspipe -r'", code: .usage)
+      }
+      options.nmea.decoder.passesThrough = true
+      options.nmea.onSentence = passThrough
+    }
+    if arguments.has("verbose") || (passThrough != nil && arguments.has("all")) {
       options.nmea.decoder.detailsRejections = true
       let name = address.description
       options.nmea.onRejection = { rejection in
@@ -114,6 +145,25 @@ final class SourceRun: @unchecked Sendable {
     queue.sync(execute: stopped)
     // The handler holds its session: release it so that the session can go.
     if onSignal != nil { Interrupts.reset() }
+  }
+
+  /// Notes that the source answered. Call on the queue.
+  func answered() { hasAnswered = true }
+
+  /// What to end the command with when `error` says that a source that never answered
+  /// cannot be reached, as gpsd's own clients do; `nil` to go on (the source answered
+  /// before, so it is retried, or `--wait`). Notes any other error as an answer. Call on
+  /// the queue.
+  func unavailable(_ error: LocationError) -> CommandError? {
+    guard error.code == .cannotConnect else {
+      hasAnswered = true
+      return nil
+    }
+    guard !hasAnswered, !waits else { return nil }
+    // The source says "; retrying", which is not what happens now.
+    var message = error.message
+    if message.hasSuffix("; retrying") { message.removeLast("; retrying".count) }
+    return CommandError(message: "\(message) (--wait keeps trying)", code: .unavailable)
   }
 
   /// Ends ``run(onSignal:starting:ending:stopped:)``, once; `false` when it had ended already. Call on the

@@ -155,6 +155,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+    source.answered()
     guard !stopped, let document, let output else { return }
     written { () throws(ExportError) in try document.add(location, into: &output.buffer) }
   }
@@ -183,8 +184,17 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
+  func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
+    source.answered()
+  }
+
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !stopped else { return }
+    if let failure = source.unavailable(error) {
+      printError("whereami: \(error.kind): \(failure.message ?? "")")
+      finish(.failed(CommandError(message: nil, code: failure.code)))
+      return
+    }
     if error.code == .sourceEnded {
       // A trip under way ends with the log.
       flushTrips()

@@ -105,6 +105,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     guard !isFinished else { return }
+    source.answered()
     let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
     let device = register(location.device)
     models[device]!.add(location, at: SystemClock.wall(), zone: zone)
@@ -143,6 +144,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
     guard !isFinished else { return }
+    source.answered()
     let device = register(sky.device)
     models[device]!.update(sky)
     display.changed(models[device]!, fix: nil, error: nil)
@@ -150,6 +152,10 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !isFinished else { return }
+    if let failure = source.unavailable(error) {
+      finish(CommandError(message: "\(error.kind): \(failure.message ?? "")", code: failure.code))
+      return
+    }
     // Errors concern the source, so every device's view.
     if models.isEmpty { _ = register(nil) }
     for key in devices { models[key]!.fail(error, at: SystemClock.wall()) }
