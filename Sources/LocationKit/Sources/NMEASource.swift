@@ -26,6 +26,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     case standardInput
     case serial(path: String, baud: Int)
     case tcp(host: String, port: UInt16)
+    /// Datagrams sent to `port`: on every interface with no `host`, else to that address
+    /// or multicast group (see ``SourceAddress/udp(host:port:)``).
+    case udp(host: String?, port: UInt16)
   }
 
   /// How the source reads.
@@ -41,6 +44,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     public var maximumBackoff = 8.0
     /// Called on the reading thread for every rejected line (for `--verbose`).
     public var onRejection: (@Sendable (Rejection) -> Void)?
+    /// Called on the reading thread with every accepted sentence as it came (checksum and
+    /// CRLF included), when the decoder ``NMEADecoder/Options/passesThrough``.
+    public var onSentence: (@Sendable ([UInt8]) -> Void)?
 
     /// Creates options.
     public init(decoder: NMEADecoder.Options = NMEADecoder.Options(), replaySpeed: Double? = nil) {
@@ -66,6 +72,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     case .standardInput: name = "standard input"
     case .serial(let path, _): name = path
     case .tcp(let host, let port): name = SourceAddress.tcp(host: host, port: port).description
+    case .udp(let host, let port): name = SourceAddress.udp(host: host, port: port).description
     }
   }
 
@@ -81,7 +88,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   /// Whether losing the input is transient: a device unplugged, a peer gone.
   private var reconnects: Bool {
     switch transport {
-    case .serial, .tcp: true
+    case .serial, .tcp, .udp: true
     case .file, .standardInput: false
     }
   }
@@ -141,6 +148,8 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           return
         }
         emit(.heading(Heading(reading)), sink)
+      case .accepted(let bytes, _):
+        if reader.isRunning { options.onSentence?(bytes) }
       case .sentence:
         break
       }
@@ -201,6 +210,10 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           publish(decoder.statistics)
           emit(.error(LocationError(.readError, "cannot read \(name): \(error.reason)", final: true)), sink)
           return
+        }
+        if count == 0, case .udp = transport {
+          // An empty datagram: nothing to decode, and no end either.
+          continue reading
         }
         if count == 0 {
           descriptor.close()
@@ -281,6 +294,17 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           return .failure(LocationError(code, "cannot open \(path): \(error.reason)"))
         }
         return .failure(LocationError(.readError, "cannot open \(path): \(error.reason)", final: !reconnecting))
+      }
+    case .udp(let host, let port):
+      do throws(SystemError) {
+        return .success(try UDPSocket.listen(host: host, port: port))
+      } catch {
+        let message = "cannot listen on \(name): \(error.reason)"
+        if error.isPermissionDenied { return .failure(LocationError(.denied, message)) }
+        if error.errno == EADDRNOTAVAIL || error.errno == EAFNOSUPPORT {
+          return .failure(LocationError(.sourceNotFound, message + " (no interface has that address)"))
+        }
+        return .failure(LocationError(.readError, message, final: !reconnecting))
       }
     case .tcp(let host, let port):
       do throws(TCPConnection.Failure) {

@@ -3,12 +3,16 @@
 #endif
 
 /// A SOURCE as users write it, parsed: `-`, a path, `/dev/ttyUSB0`, `tcp://host:port`,
-/// `gpsd://host:port[/device]`.
+/// `udp://[host][:port]`, `gpsd://host:port[/device]`.
 public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
   case standardInput
   case file(path: String)
   case serial(path: String)
   case tcp(host: String, port: UInt16)
+  /// NMEA datagrams to `port` (10110 by default, the marine convention): on every
+  /// interface (broadcasts included) with no `host`, else sent to `host`, which may be a
+  /// multicast group to join or the broadcast address.
+  case udp(host: String?, port: UInt16)
   case gpsd(host: String, port: UInt16, device: String?)
 
   /// gpsd's port.
@@ -23,6 +27,13 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       let (host, port, rest) = try Self.hostAndPort(text.dropFirst(6), defaultPort: nil, scheme: "tcp")
       guard rest.isEmpty else { throw LocationError(.invalidSource, "'\(text)': a tcp source has no path") }
       self = .tcp(host: host, port: port)
+    } else if text.hasPrefix("udp://") {
+      let body = text.dropFirst(6)
+      let (host, port, rest) = try Self.hostAndPort(body, defaultPort: UDPSocket.defaultPort, scheme: "udp")
+      guard rest.isEmpty else { throw LocationError(.invalidSource, "'\(text)': a udp source has no path") }
+      // udp://:10110 and udp:// listen on every interface.
+      let anyInterface = body.isEmpty || body.hasPrefix(":")
+      self = .udp(host: anyInterface ? nil : host, port: port)
     } else if text.hasPrefix("gpsd://") || text == "gpsd:" || text == "gpsd" {
       let body = text.hasPrefix("gpsd://") ? text.dropFirst(7) : ""
       let (host, port, rest) = try Self.hostAndPort(body, defaultPort: Self.gpsdDefaultPort, scheme: "gpsd")
@@ -32,7 +43,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       self = .gpsd(host: host, port: port, device: device.isEmpty ? nil : String(device))
     } else if text.contains("://") {
       throw LocationError(
-        .invalidSource, "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT or gpsd://HOST:PORT)")
+        .invalidSource,
+        "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT, udp://[HOST]:PORT or gpsd://HOST:PORT)")
     } else {
       self = Self.isSerialDevice(text) ? .serial(path: text) : .file(path: text)
     }
@@ -104,7 +116,7 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       return stat(path, &info) == 0 && Self.isStream(info.st_mode)
     case .standardInput:
       return fstat(STDIN_FILENO, &info) == 0 && Self.isStream(info.st_mode)
-    case .serial, .tcp, .gpsd:
+    case .serial, .tcp, .udp, .gpsd:
       return true
     }
   }
@@ -121,6 +133,7 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     case .standardInput: "standard input"
     case .file(let path), .serial(let path): path
     case .tcp(let host, let port): "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    case .udp(let host, let port): "udp://\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)"
     case .gpsd(let host, let port, let device):
       "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         + (device.map { $0.hasPrefix("/") ? $0 : "/" + $0 } ?? "")

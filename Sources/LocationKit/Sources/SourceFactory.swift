@@ -30,6 +30,8 @@ extension SourceAddress {
       return NMEASource(.serial(path: path, baud: options.baud), options: options.nmea)
     case .tcp(let host, let port):
       return NMEASource(.tcp(host: host, port: port), options: options.nmea)
+    case .udp(let host, let port):
+      return NMEASource(.udp(host: host, port: port), options: options.nmea)
     case .gpsd(let host, let port, let device):
       return GPSDSource(host: host, port: port, device: device)
     }

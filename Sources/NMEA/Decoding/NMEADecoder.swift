@@ -27,6 +27,9 @@ public enum DecoderEvent: Sendable {
   case sentence(Sentence, line: Int)
   /// A heading or attitude report, as the sensor sent it (between fixes, at its own rate).
   case heading(HeadingReading)
+  /// An accepted sentence as it came, checksum and line end included (when
+  /// ``NMEADecoder/Options/passesThrough``), for recording a source to a log.
+  case accepted([UInt8], line: Int)
   /// Input was skipped.
   case rejected(Rejection)
 }
@@ -50,6 +53,9 @@ public struct NMEADecoder {
     /// Give rejections their sentence's text and checksums (for `-v`); off, a rejection
     /// allocates nothing.
     public var detailsRejections = false
+    /// Deliver every accepted sentence as it came (`.accepted` events), with its
+    /// checksum and a CRLF: `print --nmea`.
+    public var passesThrough = false
     /// The geoid model for receivers that give no geoid separation: EGM96 from Debian's
     /// `proj-data` when it is installed (``GeoidGrid/installedEGM96``), `nil` for none.
     public var geoid: GeoidGrid? = try? GeoidGrid.installedEGM96.get()
@@ -147,6 +153,7 @@ public struct NMEADecoder {
         try decode(framed, handle)
         statistics.sentences += 1
         if !framed.hasChecksum { statistics.uncheckedSentences += 1 }
+        if options.passesThrough { handle(.accepted(Self.recorded(framed), line: framed.line)) }
       } catch {
         statistics.count(.malformedFields)
         let address = FieldReader.read(framed.bytes) { SentenceAddress($0.address) }
@@ -168,6 +175,19 @@ public struct NMEADecoder {
       statistics.count(reason)
       handle(.rejected(Rejection(reason: reason, line: line, detail: detail)))
     }
+  }
+
+  /// A framed sentence as a log line: its bytes, its checksum if it had one, CRLF.
+  private static func recorded(_ framed: FramedSentence) -> [UInt8] {
+    var bytes = Array(framed.bytes)
+    if framed.hasChecksum {
+      var checksum: UInt8 = 0
+      for byte in framed.bytes.dropFirst() { checksum ^= byte }
+      let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+      bytes += [UInt8(ascii: "*"), digits[Int(checksum >> 4)], digits[Int(checksum & 0xF)]]
+    }
+    bytes += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+    return bytes
   }
 
   /// Decodes a framed sentence and adds it to the cycle; throws (having changed nothing)

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Listening for NMEA over UDP, as boats' networks and phone apps send it: unicast to this
+/// machine, broadcast to the network, or to a multicast group.
+enum UDPSocket {
+  /// The marine convention's port (NMEA 0183 over IP, IEC 61162-450 tools, OpenCPN).
+  static let defaultPort: UInt16 = 10110
+
+  /// A non-blocking socket receiving datagrams sent to `port`.
+  ///
+  /// With no `host`, it listens on every interface, IPv6 and IPv4 alike (a dual-stack
+  /// socket; IPv4 alone where IPv6 is off), which includes broadcasts. A multicast `host`
+  /// (224.0.0.0/4, ff00::/8) joins that group on the default interface and listens on the
+  /// port; the IPv4 broadcast address listens on every IPv4 interface; any other address
+  /// listens on the interface that has it. The port may be shared with other listeners
+  /// (`SO_REUSEADDR`, `SO_REUSEPORT`), as multiplexers and chart plotters on the same
+  /// machine often listen too.
+  static func listen(host: String?, port: UInt16) throws(SystemError) -> FileDescriptor {
+    guard let host else {
+      if let socket = try? bound(family: AF_INET6, address: in6addr_any, port: port, dualStack: true) {
+        return socket
+      }
+      return try bound(family: AF_INET, address: in_addr(s_addr: INADDR_ANY), port: port)
+    }
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+    hints.ai_family = AF_UNSPEC
+    hints.ai_flags = AI_NUMERICSERV
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+      throw SystemError(call: "getaddrinfo", errno: EADDRNOTAVAIL)
+    }
+    defer { freeaddrinfo(list) }
+    switch Int32(first.pointee.ai_family) {
+    case AF_INET:
+      let address = first.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+      let value = UInt32(bigEndian: address.s_addr)
+      if value >> 28 == 0xE {
+        let socket = try bound(family: AF_INET, address: in_addr(s_addr: INADDR_ANY), port: port)
+        var request = ip_mreq(imr_multiaddr: address, imr_interface: in_addr(s_addr: INADDR_ANY))
+        try check(
+          setsockopt(
+            socket.rawValue, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size)),
+          "IP_ADD_MEMBERSHIP", socket)
+        return socket
+      }
+      if value == 0xFFFF_FFFF {
+        return try bound(family: AF_INET, address: in_addr(s_addr: INADDR_ANY), port: port)
+      }
+      return try bound(family: AF_INET, address: address, port: port)
+    case AF_INET6:
+      let address = first.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+      if address.__in6_u.__u6_addr8.0 == 0xFF {
+        let socket = try bound(family: AF_INET6, address: in6addr_any, port: port, dualStack: false)
+        var request = ipv6_mreq(ipv6mr_multiaddr: address, ipv6mr_interface: 0)
+        try check(
+          setsockopt(
+            socket.rawValue, Int32(IPPROTO_IPV6), IPV6_JOIN_GROUP, &request, socklen_t(MemoryLayout<ipv6_mreq>.size)),
+          "IPV6_JOIN_GROUP", socket)
+        return socket
+      }
+      return try bound(family: AF_INET6, address: address, port: port, dualStack: false)
+    default:
+      throw SystemError(call: "getaddrinfo", errno: EAFNOSUPPORT)
+    }
+  }
+
+  private static func bound(family: Int32, address: in_addr, port: UInt16) throws(SystemError) -> FileDescriptor {
+    let socket = try opened(family)
+    var socketAddress = sockaddr_in()
+    socketAddress.sin_family = sa_family_t(AF_INET)
+    socketAddress.sin_port = port.bigEndian
+    socketAddress.sin_addr = address
+    let result = withUnsafePointer(to: &socketAddress) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    try check(result, "bind", socket)
+    return socket
+  }
+
+  private static func bound(
+    family: Int32, address: in6_addr, port: UInt16, dualStack: Bool
+  ) throws(SystemError) -> FileDescriptor {
+    let socket = try opened(family)
+    var only: Int32 = dualStack ? 0 : 1
+    try check(
+      setsockopt(socket.rawValue, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size)),
+      "IPV6_V6ONLY", socket)
+    var socketAddress = sockaddr_in6()
+    socketAddress.sin6_family = sa_family_t(AF_INET6)
+    socketAddress.sin6_port = port.bigEndian
+    socketAddress.sin6_addr = address
+    let result = withUnsafePointer(to: &socketAddress) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+      }
+    }
+    try check(result, "bind", socket)
+    return socket
+  }
+
+  /// A datagram socket of `family`, non-blocking and close-on-exec, its port shareable.
+  private static func opened(_ family: Int32) throws(SystemError) -> FileDescriptor {
+    let raw = socket(
+      family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard raw >= 0 else { throw SystemError(call: "socket", errno: errno) }
+    let socket = FileDescriptor(raw)
+    var yes: Int32 = 1
+    try check(
+      setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)), "SO_REUSEADDR", socket)
+    try check(
+      setsockopt(raw, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size)), "SO_REUSEPORT", socket)
+    return socket
+  }
+
+  /// Throws the call's errno (closing `socket`) when `result` says it failed.
+  private static func check(_ result: Int32, _ call: String, _ socket: FileDescriptor) throws(SystemError) {
+    guard result < 0 else { return }
+    let error = SystemError(call: call, errno: errno)
+    socket.close()
+    throw error
+  }
+}
