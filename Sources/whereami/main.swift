@@ -2,8 +2,9 @@
   import Glibc
 #endif
 
-/// The version printed by `whereami --version`.
+/// The version printed by `whereami --version`, and the date of its manual page.
 let version = "0.1.0"
+let releaseDate = "2026-12-01"
 
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -> Void)] = [
   (PrintCommand.spec, PrintCommand.run),
@@ -15,22 +16,46 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -
 ]
 
 let overview = """
-  OVERVIEW: whereami tells you where you are from a GPS receiver's NMEA 0183 output.
+  OVERVIEW: whereami tells you where you are from a GPS receiver's NMEA output.
 
   USAGE: whereami <command> [OPTIONS] ...
 
   COMMANDS:
-  \(commands.map { "  " + $0.spec.name.padding(9) + $0.spec.abstract }.joined(separator: "\n"))
+  \(commands.map { command in
+    var lines = HelpText.wrap(command.spec.abstract, indent: 11)
+    lines[0] = "  " + command.spec.name.padding(9) + lines[0].dropFirst(11)
+    return lines.joined(separator: "\n")
+  }.joined(separator: "\n"))
 
   OPTIONS:
     -h, --help     Show this help (or a command's: whereami <command> --help).
-    --version      Show the version.
+    -V, --version  Show the version.
 
   EXIT CODES:
     0 success (rejected input lines are counted, not fatal), 64 usage error,
     65 no fix in the input (print, replay, trips), 66 source not found,
-    74 read or write error, 77 permission denied.
+    69 a gpsd or TCP source never answered, 74 read or write error,
+    77 permission denied.
   """
+
+/// The command whose name is closest to `typed` (at most two edits away), for "did you
+/// mean".
+@MainActor func closestCommand(to typed: String) -> String? {
+  func distance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+  let scored = commands.map { ($0.spec.name, distance(Array(typed.lowercased()), Array($0.spec.name))) }
+  guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+  return best.0
+}
 
 extension String {
   fileprivate func padding(_ width: Int) -> String {
@@ -60,12 +85,26 @@ signal(SIGPIPE, SIG_IGN)
     }
     return .success
   }
-  if first == "--version" {
+  if first == "--version" || first == "-V" {
     print("whereami \(version)")
     return .success
   }
+  // For packagers: the manual page and the shell completions, made from the tables above.
+  if first == "manual" {
+    print(ManualPage.roff(commands: commands.map(\.spec), version: version, date: releaseDate), terminator: "")
+    return .success
+  }
+  if first == "completions" {
+    guard arguments.count == 2, let shell = ShellCompletions.Shell(rawValue: arguments[1]) else {
+      printError("whereami: usage: whereami completions bash|zsh|fish")
+      return .usage
+    }
+    print(ShellCompletions.script(shell, commands: commands.map(\.spec)), terminator: "")
+    return .success
+  }
   guard let command = commands.first(where: { $0.spec.name == first }) else {
-    printError("whereami: unknown command '\(first)' (see whereami --help)")
+    let suggestion = closestCommand(to: first).map { "; did you mean '\($0)'?" } ?? " (see whereami --help)"
+    printError("whereami: unknown command '\(first)'\(suggestion)")
     return .usage
   }
   do {

@@ -120,12 +120,13 @@ import Testing
   }
 
   @Test func aSignalAtAnyMomentEndsTheCommand() throws {
-    // Nothing listens on the port: the command retries until a signal ends it. Sent from
-    // the very start on, while the command is still setting up, no signal may be lost.
+    // Nothing listens on the port: the command retries (--wait) until a signal ends it.
+    // Sent from the very start on, while the command is still setting up, no signal may be
+    // lost.
     let port = freeLoopbackPort()
     for attempt in 0..<30 {
       let signalNumber = attempt % 2 == 0 ? SIGINT : SIGTERM
-      let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])
+      let child = try ChildProcess(Paths.whereami, ["print", "--wait", "gpsd://127.0.0.1:\(port)"])
       usleep(useconds_t(attempt / 2 * 1500))
       kill(child.pid, signalNumber)
       let code = child.wait(timeout: 10)
@@ -346,6 +347,41 @@ import Testing
     #expect((objects.first?["lat"] as? Double).map { abs($0 - 52.514) < 0.01 } == true)
   }
 
+  /// `-V`, `-h`, help within 80 columns, the closest command suggested, defaults from the
+  /// environment, and the manual page and completions made from the same option tables.
+  @Test func shellConventions() throws {
+    #expect(try runWhereAmI(["-V"]).output.hasPrefix("whereami 0."))
+    let typo = try runWhereAmI(["pirnt", "x"])
+    #expect(typo.code == 64 && typo.error.contains("did you mean 'print'?"), "\(typo.error)")
+    #expect(try runWhereAmI(["frobnicate"]).error.contains("see whereami --help"))
+    let commands = ["print", "replay", "summary", "trips", "watch", "export"]
+    for arguments in [["--help"]] + commands.map { [$0, "-h"] } {
+      let help = try runWhereAmI(arguments)
+      #expect(help.code == 0)
+      for line in help.output.split(separator: "\n") {
+        #expect(line.count <= 80, "\(arguments): \(line.count) columns: \(line)")
+      }
+    }
+    let child = try ChildProcess(
+      "/usr/bin/env", ["WHEREAMI_SOURCE=\(Paths.fixture("walk.nmea"))", Paths.whereami, "print"])
+    #expect(child.wait(timeout: 30) == 0)
+    #expect(child.standardOutput.hasPrefix("2025-06-14T07:42:13.000Z 3D"), "\(child.standardOutput.prefix(200))")
+
+    let manual = try runWhereAmI(["manual"]).output
+    #expect(manual.hasPrefix(".TH WHEREAMI 1 "))
+    let bash = try runWhereAmI(["completions", "bash"]).output
+    let fish = try runWhereAmI(["completions", "fish"]).output
+    for command in commands {
+      let help = try runWhereAmI([command, "--help"]).output
+      // Every option the help lists is in the manual page and the completions.
+      for option in help.matches(of: /--([a-z-]+)/).map({ String($0.output.1) }) where option != "help" {
+        #expect(manual.contains("\\-\\-" + option.replacingOccurrences(of: "-", with: "\\-")), "\(command) --\(option)")
+        #expect(bash.contains("--" + option) && fish.contains("-l " + option), "\(command) --\(option)")
+      }
+    }
+    #expect(try runWhereAmI(["completions", "tcsh"]).code == 64)
+  }
+
   /// The walk with a gyro compass's HDT after each GGA: two headings a second.
   static func walkWithHeadings(cycles: Int) throws -> [String] {
     let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
@@ -541,9 +577,30 @@ import Testing
     #expect(try ExportTools.run(ExportTools.xmllint, ["--noout", "--nonet", scratch.path("two.svg")]).code == 0)
   }
 
-  @Test func noGpsdIsReportedAndRetried() throws {
+  /// As gpsd's own clients do: a source that never answered ends the command (69), with
+  /// the reason said once; gpsd and TCP alike, and `export` too.
+  @Test func aSourceThatNeverAnsweredEndsTheCommand() throws {
     let port = freeLoopbackPort()
-    let child = try ChildProcess(Paths.whereami, ["print", "gpsd://127.0.0.1:\(port)"])
+    let started = Date()
+    let gpsd = try runWhereAmI(["print", "gpsd://127.0.0.1:\(port)"], timeout: 20)
+    #expect(gpsd.code == 69, "\(gpsd.error)")
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(
+      gpsd.error
+        == "whereami: cannot connect: cannot connect to gpsd at 127.0.0.1:\(port): connection refused; "
+        + "is gpsd running? (systemctl status gpsd) (--wait keeps trying)\n", "\(gpsd.error)")
+    let tcp = try runWhereAmI(["print", "tcp://127.0.0.1:\(port)"], timeout: 20)
+    #expect(tcp.code == 69 && tcp.error.contains("cannot connect to tcp://127.0.0.1:\(port)"), "\(tcp.error)")
+    let scratch = try ExportScratch()
+    let export = try runWhereAmI(
+      ["export", "--format", "gpx", "-o", scratch.path("never.gpx"), "gpsd://127.0.0.1:\(port)"], timeout: 20)
+    #expect(export.code == 69, "\(export.error)")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path("never.gpx")))
+  }
+
+  @Test func noGpsdIsReportedAndRetriedWithWait() throws {
+    let port = freeLoopbackPort()
+    let child = try ChildProcess(Paths.whereami, ["print", "--wait", "gpsd://127.0.0.1:\(port)"])
     Thread.sleep(forTimeInterval: 1.0)
     child.signalGroup(SIGTERM)
     #expect(child.wait(timeout: 10) == 0)

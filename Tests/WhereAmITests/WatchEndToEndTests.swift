@@ -128,7 +128,8 @@ import Testing
     let tmux = try TmuxServer(shellNamed: "denied", width: 100, height: 30)
     defer { tmux.stop() }
     let run = (asNobody ? "runuser -u nobody -- " : "") + "env TERM=xterm-256color "
-    try tmux.type(Self.checkedLine(run + "\(shellQuoted(Paths.whereami)) watch \(shellQuoted(path))"))
+    let binary = asNobody ? Reachable.copy(Paths.whereami) : Paths.whereami
+    try tmux.type(Self.checkedLine(run + "\(shellQuoted(binary)) watch \(shellQuoted(path))"))
     let screen = try tmux.waitFor("the exit status") { Self.showsExitStatus($0) }
     #expect(screen.contains("whereami: denied: cannot open \(path): Permission denied"))
     #expect(screen.contains("WATCH-EXIT=77 MODES-RESTORED=yes"))

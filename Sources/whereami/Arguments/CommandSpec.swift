@@ -20,20 +20,68 @@ struct CommandSpec {
   var options: [OptionSpec]
   var discussion: String
 
-  /// The `--help` text.
+  /// The `--help` text, within ``HelpText/columns`` columns.
   var help: String {
-    var lines = ["USAGE: whereami \(name) \(options.isEmpty ? "" : "[OPTIONS] ")\(arguments)", "", abstract]
-    if !discussion.isEmpty { lines += ["", discussion] }
+    var lines = ["USAGE: whereami \(name) \(options.isEmpty ? "" : "[OPTIONS] ")\(arguments)", ""]
+    lines += HelpText.wrap(abstract, indent: 0)
+    if !discussion.isEmpty { lines += [""] + HelpText.wrap(discussion, indent: 0) }
     lines += ["", "OPTIONS:"]
     let shown = options + [OptionSpec(name: "help", short: "h", value: nil, help: "Show this help.")]
     let labels = shown.map { option in
       (option.short.map { "-\($0), " } ?? "    ") + "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
     }
-    let width = (labels.map(\.count).max() ?? 0) + 2
+    // Help texts start in one column, after the longest label, unless that leaves them too
+    // little room: then each starts on the line below its label.
+    let width = (labels.map(\.count).max() ?? 0) + 4
+    let column = width <= 30 ? width : 8
     for (label, option) in zip(labels, shown) {
-      lines.append("  " + label + String(repeating: " ", count: width - label.count) + option.help)
+      var wrapped = HelpText.wrap(option.help, indent: column)
+      let first = "  " + label
+      if first.count + 2 <= column {
+        wrapped[0] = first + String(repeating: " ", count: column - first.count) + wrapped[0].dropFirst(column)
+      } else {
+        wrapped.insert(first, at: 0)
+      }
+      lines += wrapped
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+/// Help text laid out for a terminal of ``columns`` columns.
+enum HelpText {
+  /// The width `--help` keeps within.
+  static let columns = 80
+
+  /// `text` (paragraphs separated by newlines) as lines of at most ``columns`` characters,
+  /// each indented by `indent` spaces plus the paragraph's own leading spaces; words longer
+  /// than a line stay whole.
+  static func wrap(_ text: String, indent: Int) -> [String] {
+    var lines: [String] = []
+    // The source's line breaks are its own layout: a line continues the one before unless
+    // that one ended a sentence.
+    var paragraphs: [String] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if let last = paragraphs.last, !last.isEmpty, !last.hasSuffix("."), !last.hasSuffix(":"), !line.isEmpty {
+        paragraphs[paragraphs.count - 1] += " " + line.drop { $0 == " " }
+      } else {
+        paragraphs.append(String(line))
+      }
+    }
+    for paragraph in paragraphs {
+      let own = paragraph.prefix { $0 == " " }.count
+      let prefix = String(repeating: " ", count: indent + own)
+      var line = prefix
+      for word in paragraph.split(separator: " ") {
+        if line.count > prefix.count && line.count + 1 + word.count > columns {
+          lines.append(line)
+          line = prefix
+        }
+        line += (line.count > prefix.count ? " " : "") + word
+      }
+      lines.append(line)
+    }
+    return lines
   }
 }
 

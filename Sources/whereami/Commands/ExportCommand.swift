@@ -60,7 +60,7 @@ enum ExportCommand {
       throw CommandError(message: "export: --points is for --format geojson", code: .usage)
     }
     let source = arguments.positionals[0]
-    let address = try SourceRun.address(arguments, defaultSource: "-")
+    let address = try SourceRun.address(arguments, defaultSource: "-", usesEnvironment: false)
     let splitTrips: Bool
     switch arguments.value("split") {
     case nil, "gaps": splitTrips = false

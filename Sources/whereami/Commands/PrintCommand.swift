@@ -21,11 +21,20 @@ enum PrintCommand {
       OptionSpec(
         name: "heading", value: nil,
         help: "Also print a line for every heading report (compass, dual-antenna receiver), at the sensor's rate."),
+      OptionSpec(
+        name: "nmea", value: nil,
+        help: "Write the accepted NMEA sentences as they come instead (a log that replay reads), like gpspipe -r."),
+      OptionSpec(
+        name: "all", value: nil,
+        help: "With --nmea: also report every rejected line, with its reason, on standard error."),
     ] + SourceRun.specs,
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
-      /dev/ttyACM0, ...), a TCP NMEA stream (tcp://HOST:PORT) or gpsd (gpsd://HOST:PORT,
-      optionally followed by a device path; the default SOURCE is gpsd://localhost:2947).
+      /dev/ttyACM0, ...), a TCP NMEA stream (tcp://HOST:PORT), NMEA over UDP
+      (udp://[HOST][:PORT], default port 10110; HOST a multicast group to join or an
+      address to listen on) or gpsd (gpsd://HOST:PORT, optionally followed by a device
+      path). Without SOURCE: $WHEREAMI_SOURCE, else gpsd://localhost:2947. A gpsd or TCP
+      source that never answers ends the command (exit code 69) unless --wait.
       Cycles without a position are not printed. Errors are reported on standard error as
       they happen, with their kind (denied, location unknown, ...). Ctrl-C ends a live
       source with a summary line.
@@ -50,16 +59,34 @@ enum PrintCommand {
   static func follow(_ arguments: ParsedArguments, command: String, replaySpeed: Double?) throws(CommandError) {
     // A log read at full speed is buffered; anything live (or paced) is written line by
     // line, so that `whereami print /dev/ttyUSB0 | tee track.log` shows fixes as they come.
+    let address = try SourceRun.address(arguments, defaultSource: defaultSource)
+    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: address.isLive || replaySpeed != nil)
+    let nmea = arguments.has("nmea")
+    if arguments.has("all") && !nmea {
+      throw CommandError(message: "\(command): --all goes with --nmea", code: .usage)
+    }
+    // The sentences go out from the reading thread, the only writer while --nmea prints no
+    // fixes; a reader that went away ends the run from the callback queue.
+    let run = Locked<SourceRun?>(nil)
+    var passThrough: (@Sendable ([UInt8]) -> Void)?
+    if nmea {
+      passThrough = { bytes in
+        let open = output.write { line in bytes.withUnsafeBufferPointer { line.append($0) } }
+        if !open, let source = run.withLock({ $0 }) {
+          source.queue.async { source.finish() }
+        }
+      }
+    }
     let source = try SourceRun(
-      arguments, address: SourceRun.address(arguments, defaultSource: defaultSource), command: command,
-      replaySpeed: replaySpeed, label: "whereami.print")
-    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: source.isLive || replaySpeed != nil)
+      arguments, address: address, command: command, replaySpeed: replaySpeed, label: "whereami.print",
+      passThrough: passThrough)
+    run.withLock { $0 = source }
     let json = arguments.has("json")
     let headingLines = arguments.has("heading")
     // JSON carries every heading report as ATT; text only with --heading. Without either,
     // headings still come, for the fix line's heading.
     let renderHeading: (Heading, Bool) -> Bool = { heading, severalDevices in
-      guard json || headingLines else { return true }
+      guard !nmea, json || headingLines else { return true }
       return output.write { line in
         if json {
           LocationRenderer.attitude(heading, into: &line)
@@ -74,7 +101,8 @@ enum PrintCommand {
     }
     let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: renderHeading) {
       location, odometer, severalDevices, heading in
-      output.write { line in
+      if nmea { return true }
+      return output.write { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
         } else {
@@ -119,9 +147,10 @@ enum ReplayCommand {
 /// Standard output shared with the session's callbacks.
 final class SharedOutput: @unchecked Sendable {
   // @unchecked Sendable: `stream` is written only from the location session's serial
-  // callback queue while the session runs, and from the main thread (the last lines of
-  // `trips`, then finishing) after it has ended: stopUpdatingLocation waits for the queue,
-  // so the two never overlap.
+  // callback queue while the session runs, or (`print --nmea`, which renders no fixes)
+  // only from the source's reading thread; and from the main thread (the last lines of
+  // `trips`, then finishing) after it has ended: stopUpdating waits for the queue and for
+  // the reading thread to end, so no two writers ever overlap.
   private var stream: OutputStream
 
   init(descriptor: Int32, flushingEachLine: Bool) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LocationKit
 
 #if canImport(Glibc)
@@ -22,13 +23,18 @@ enum WatchCommand {
         help: "Replay a log FILE at X times its own pace (default 1; 0 as fast as it reads)."),
       OptionSpec(
         name: "coords", value: "STYLE",
-        help: "Coordinates as decimal degrees (decimal, the default), degrees and minutes (dm) or dms."),
-      OptionSpec(name: "units", value: "UNITS", help: "metric (the default), imperial or nautical."),
+        help:
+          "Coordinates as decimal degrees (decimal, the default, or $WHEREAMI_COORDS), degrees and minutes (dm) or dms."
+      ),
+      OptionSpec(
+        name: "units", value: "UNITS", help: "metric (the default, or $WHEREAMI_UNITS), imperial or nautical."),
     ] + SourceRun.specs,
     discussion: """
-      SOURCE is gpsd://HOST[:PORT][/DEVICE] (default \(defaultSource)), a serial device
-      (/dev/ttyUSB0), tcp://HOST:PORT (an NMEA stream), - for standard input, or an NMEA log
-      FILE, replayed at its own pace times --speed.
+      SOURCE is gpsd://HOST[:PORT][/DEVICE] (default $WHEREAMI_SOURCE, else
+      \(defaultSource)), a serial device (/dev/ttyUSB0), tcp://HOST:PORT (an NMEA stream),
+      udp://[HOST][:PORT] (NMEA datagrams), - for standard input, or an NMEA log FILE,
+      replayed at its own pace times --speed. A heading from a compass shows beside the
+      course.
       On a terminal the view fills the screen: time, position, accuracy, altitudes, speed,
       course, climb, distance travelled (jitter-proof) and from the start, fix mode and
       quality, DOPs, the age of the fix, the satellites per constellation, and the track
@@ -73,16 +79,21 @@ enum WatchCommand {
     getenv(name).map { String(cString: $0) }
   }
 
-  /// `--coords` and `--units`.
+  /// The environment variables with the defaults of `--coords` and `--units`.
+  static let coordinatesVariable = "WHEREAMI_COORDS"
+  static let unitsVariable = "WHEREAMI_UNITS"
+
+  /// `--coords` and `--units`, else their environment variables.
   static func displayOptions(_ arguments: ParsedArguments) throws(CommandError) -> WatchModel.Options {
     var options = WatchModel.Options()
-    if let text = arguments.value("coords") {
+    let environment = ProcessInfo.processInfo.environment
+    if let text = arguments.value("coords") ?? environment[coordinatesVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
       guard let style = CoordinateStyle(rawValue: text) else {
         throw CommandError(message: "watch: --coords '\(text)' is not one of decimal, dm, dms", code: .usage)
       }
       options.coordinates = style
     }
-    if let text = arguments.value("units") {
+    if let text = arguments.value("units") ?? environment[unitsVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
       guard let units = UnitSystem(rawValue: text) else {
         throw CommandError(message: "watch: --units '\(text)' is not one of metric, imperial, nautical", code: .usage)
       }

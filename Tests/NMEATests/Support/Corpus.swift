@@ -28,6 +28,7 @@ func decodeAll(
     case .rejected(let rejection): rejections.append(rejection)
     case .sentence(let sentence, let line): sentences.append((sentence, line))
     case .heading(let reading): headings.append(reading)
+    case .accepted: break
     }
   }
   bytes.withUnsafeBytes { decoder.decode($0, handle) }

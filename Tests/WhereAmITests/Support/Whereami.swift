@@ -8,12 +8,47 @@ func runWhereAmI(
   let executable = Paths.whereami
   let child: ChildProcess
   if let user {
-    child = try ChildProcess("/usr/sbin/runuser", ["-u", user, "--", executable] + arguments, stdinPath: stdinPath)
+    // Another user may not enter the checkout (under /root, or a `mktemp -d` folder): the
+    // binary and the inputs from the checkout run from copies that user can reach.
+    let reachable = arguments.map { argument in
+      argument.hasPrefix(Paths.packageRoot.path + "/") && FileManager.default.fileExists(atPath: argument)
+        ? Reachable.copy(argument) : argument
+    }
+    child = try ChildProcess(
+      "/usr/sbin/runuser", ["-u", user, "--", Reachable.copy(executable)] + reachable, stdinPath: stdinPath)
   } else {
     child = try ChildProcess(executable, arguments, stdinPath: stdinPath)
   }
   let code = child.wait(timeout: timeout)
   return (code, child.standardOutput, child.standardError)
+}
+
+/// Copies of files in a directory every user can enter and read, for tests that run
+/// `whereami` as another user; removed when the test process exits.
+enum Reachable {
+  private static let copies = NSLock()
+  // nonisolated(unsafe): read and written only while `copies` is locked, in `copy(_:)`.
+  nonisolated(unsafe) private static var made: [String: String] = [:]
+
+  static let directory: String = {
+    let path = "/tmp/whereami-reachable-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    chmod(path, 0o755)
+    atexit { try? FileManager.default.removeItem(atPath: "/tmp/whereami-reachable-\(getpid())") }
+    return path
+  }()
+
+  /// The path of a readable (and, for an executable, runnable) copy of `path`.
+  static func copy(_ path: String) -> String {
+    copies.lock()
+    defer { copies.unlock() }
+    if let copy = made[path] { return copy }
+    let copy = directory + "/\(made.count)-" + URL(fileURLWithPath: path).lastPathComponent
+    try? FileManager.default.copyItem(atPath: path, toPath: copy)
+    chmod(copy, FileManager.default.isExecutableFile(atPath: path) ? 0o755 : 0o644)
+    made[path] = copy
+    return copy
+  }
 }
 
 enum Paths {

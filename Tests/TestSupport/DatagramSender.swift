@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Sends UDP datagrams to an address (IPv4 or IPv6, unicast or multicast), as a boat's
+/// NMEA network or a phone app would.
+public final class DatagramSender {
+  private let socket: Int32
+  private var address = sockaddr_storage()
+  private let length: socklen_t
+
+  /// A sender to `host` (numeric) and `port`.
+  public init(host: String, port: UInt16) throws {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+      throw POSIXError(.EADDRNOTAVAIL)
+    }
+    defer { freeaddrinfo(list) }
+    length = first.pointee.ai_addrlen
+    withUnsafeMutableBytes(of: &address) { storage in
+      storage.copyMemory(
+        from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+    }
+    socket = Glibc.socket(first.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  }
+
+  deinit { close(socket) }
+
+  /// Sends one datagram; throws when the kernel refuses it.
+  public func send(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    let sent = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(socket, bytes, bytes.count, 0, $0, length) }
+    }
+    guard sent == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  }
+}

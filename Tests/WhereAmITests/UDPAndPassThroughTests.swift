@@ -1,0 +1,112 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// NMEA over UDP with real sockets, and `print --nmea` recording a source as it came.
+@Suite(.serialized) struct UDPAndPassThroughTests {
+  /// The walk's first `cycles` cycles, each a string of CRLF-ended sentences.
+  static func cycles(_ count: Int) throws -> [String] {
+    try TestPaths.cycles("walk.nmea", limit: count)
+  }
+
+  /// Runs `print --json SOURCE`, sends `datagrams` to `host:port` and returns the times
+  /// of the fixes printed.
+  private func received(source: String, host: String, port: UInt16, datagrams: [String]) throws -> [String] {
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", source])
+    defer { child.terminate() }
+    // The listener binds as it starts; datagrams sent before are lost, as on a boat.
+    Thread.sleep(forTimeInterval: 0.5)
+    let sender = try DatagramSender(host: host, port: port)
+    for datagram in datagrams {
+      try sender.send(datagram)
+      usleep(2000)
+    }
+    Thread.sleep(forTimeInterval: 0.8)
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0, "\(child.standardError)")
+    return child.standardOutput.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? String
+    }
+  }
+
+  /// Datagrams of several sentences, and sentences cut in two across datagrams: every fix
+  /// comes through, in order.
+  @Test(arguments: [("127.0.0.1", "udp://127.0.0.1"), ("::1", "udp://[::1]"), ("127.0.0.1", "udp://")])
+  func datagramsOfSeveralSentencesAndHalvesOfOne(host: String, source: String) throws {
+    let cycles = try Self.cycles(20)
+    var datagrams: [String] = []
+    for (index, cycle) in cycles.enumerated() {
+      if index % 2 == 0 {
+        datagrams.append(cycle)  // a whole cycle, several sentences
+      } else {
+        let cut = cycle.index(cycle.startIndex, offsetBy: cycle.count / 2 + 7)
+        datagrams.append(String(cycle[..<cut]))
+        datagrams.append(String(cycle[cut...]))
+      }
+    }
+    let port = freeLoopbackPort()
+    let times = try received(
+      source: source == "udp://" ? "udp://:\(port)" : "\(source):\(port)", host: host, port: port,
+      datagrams: datagrams)
+    #expect(times.count == 20, "\(times)")
+    #expect(times == times.sorted())
+    #expect(times.first == "2025-06-14T07:42:13.000Z")
+  }
+
+  /// A multicast group is joined; its datagrams arrive.
+  @Test func aMulticastGroupIsJoined() throws {
+    let port = freeLoopbackPort()
+    let times = try received(
+      source: "udp://239.255.42.99:\(port)", host: "239.255.42.99", port: port,
+      datagrams: try Self.cycles(5))
+    #expect(times.count == 5, "\(times)")
+  }
+
+  @Test func udpAddressesAreParsedAndBadOnesSaySo() throws {
+    let path = try runWhereAmI(["print", "udp://127.0.0.1:10110/x"])
+    #expect(path.code == 64 && path.error.contains("a udp source has no path"), "\(path.error)")
+    let elsewhere = try runWhereAmI(["print", "udp://192.0.2.1:\(freeLoopbackPort())"], timeout: 10)
+    #expect(elsewhere.code == 66 && elsewhere.error.contains("no interface has that address"), "\(elsewhere.error)")
+  }
+
+  /// `print --nmea` writes the accepted sentences as they came, which `replay` reads back
+  /// into the same fixes; `--all` reports the rejected lines on standard error.
+  @Test func printNMEARecordsWhatCame() throws {
+    let scratch = try ExportScratch()
+    let corrupted = Paths.fixture("corrupted.nmea")
+    let recorded = try runWhereAmI(["print", "--nmea", corrupted])
+    #expect(recorded.code == 0 && recorded.error.isEmpty, "\(recorded.error)")
+    let lines = recorded.output.components(separatedBy: "\r\n").dropLast()
+    #expect(lines.allSatisfy { $0.hasPrefix("$") || $0.hasPrefix("!") })
+    let summary = try runWhereAmI(["summary", "--json", corrupted])
+    let counts = try #require(try JSONSerialization.jsonObject(with: Data(summary.output.utf8)) as? [String: Any])
+    #expect(lines.count == counts["sentences"] as? Int, "every accepted sentence, nothing else")
+    let log = try scratch.write("recorded.nmea", recorded.output)
+    let again = try runWhereAmI(["print", "--json", log])
+    let original = try runWhereAmI(["print", "--json", corrupted])
+    #expect(again.output == original.output, "the recording gives the same fixes")
+    let all = try runWhereAmI(["print", "--nmea", "--all", corrupted])
+    #expect(all.output == recorded.output)
+    let rejected = all.error.split(separator: "\n")
+    #expect(rejected.count == (counts["rejected"] as? Int ?? -1), "\(all.error)")
+    #expect(rejected.first?.hasPrefix("whereami: \(corrupted):") == true)
+    #expect(try runWhereAmI(["print", "--all", corrupted]).code == 64)
+    #expect(try runWhereAmI(["print", "--nmea", "gpsd://127.0.0.1:1"]).code == 64)
+  }
+
+  /// From a UDP stream, as a user records a boat's network to a log.
+  @Test func printNMEAFromALiveSource() throws {
+    let port = freeLoopbackPort()
+    let child = try ChildProcess(Paths.whereami, ["print", "--nmea", "udp://127.0.0.1:\(port)"])
+    defer { child.terminate() }
+    Thread.sleep(forTimeInterval: 0.5)
+    let sender = try DatagramSender(host: "127.0.0.1", port: port)
+    let cycles = try Self.cycles(3)
+    for cycle in cycles { try sender.send(cycle) }
+    let deadline = Date().addingTimeInterval(10)
+    while child.standardOutput.utf8.count < cycles.joined().utf8.count && Date() < deadline { usleep(10_000) }
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.standardOutput == cycles.joined())
+  }
+}
