@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""Decode throughput and peak memory of whereami against gpsd's gpsdecode and the I/O floor.
+"""Decode throughput and peak memory of whereami against its peers and the I/O floor.
 
     swift build -c release
     python3 Benchmarks/bench.py                 # 220 MB seeded log in /tmp, 5 runs, median
     python3 Benchmarks/bench.py --flat          # also peak RSS on a 20 MB and a 2 GB log
+    python3 Benchmarks/bench.py --instructions  # also instructions per byte (callgrind, 10 MB log)
     python3 Benchmarks/bench.py --log my.nmea   # your own log instead
+
+The peers, side by side on the same file: gpsd's `gpsdecode -j` (Debian gpsd-clients);
+adrianmo/go-nmea (golang-github-adrianmo-go-nmea-dev, with golang-go), a small program
+kept in Benchmarks/go-nmea that parses every line and reads every GGA/RMC position;
+pynmea2 (python3-nmea2) doing the same in Benchmarks/pynmea2-pass.py, run once (it is
+two orders of magnitude slower); a minimal C pass (Benchmarks/minimal-pass.c) that only
+checks every checksum and converts every GGA/RMC coordinate, the floor of any decoder;
+and `cat` and `wc -l`, the floor of reading. The Go and C programs are built into
+.build/bench on first use. Peers that are not installed are left out, and said so.
 
 Every command reads the same file from the page cache (it is read once before the
 runs), pinned to one core with `taskset -c 0` when taskset exists, with standard
@@ -96,6 +106,46 @@ def version(argv: list[str]) -> str:
         return "?"
 
 
+def build_peers() -> dict[str, str]:
+    """Builds the Go and C peers into .build/bench; their paths, for those that built."""
+    out = ROOT / ".build/bench"
+    out.mkdir(parents=True, exist_ok=True)
+    built: dict[str, str] = {}
+    here = Path(__file__).resolve().parent
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler:
+        target = out / "minimal-pass"
+        subprocess.run([compiler, "-O2", "-o", str(target), str(here / "minimal-pass.c")], check=True)
+        built["minimal C pass"] = str(target)
+    else:
+        print("no C compiler: the minimal C pass is left out", file=sys.stderr)
+    gocode = Path("/usr/share/gocode")
+    if shutil.which("go") and (gocode / "src/github.com/adrianmo/go-nmea").is_dir():
+        target = out / "go-nmea"
+        environment = dict(os.environ, GO111MODULE="off", GOPATH=str(gocode), GOCACHE=str(out / "gocache"))
+        subprocess.run(["go", "build", "-o", str(target), "."], cwd=here / "go-nmea", env=environment, check=True)
+        built["go-nmea"] = str(target)
+    else:
+        print("go or go-nmea missing (golang-go, golang-github-adrianmo-go-nmea-dev): left out", file=sys.stderr)
+    return built
+
+
+def instructions(argv: list[str], stdin: Path | None) -> int:
+    """Instructions `argv` executes (valgrind --tool=callgrind), its output to /dev/null."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "callgrind.out"
+        with open(stdin or os.devnull, "rb") as source:
+            result = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={report}"] + argv,
+                stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            sys.exit(f"callgrind of {' '.join(argv)} failed: {result.stderr[-400:]}")
+        for line in result.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip())
+    sys.exit(f"callgrind printed no count for {' '.join(argv)}")
+
+
 def startup(whereami: str, runs: int) -> float:
     """Median wall time of `whereami --version`, in milliseconds."""
     times = []
@@ -116,6 +166,9 @@ def main() -> None:
     parser.add_argument("--no-pin", action="store_true", help="do not pin the commands to CPU 0")
     parser.add_argument("--no-gpsdecode", action="store_true", help="skip gpsd's gpsdecode")
     parser.add_argument("--flat", action="store_true", help="also peak RSS on a 20 MB and a 2 GB generated log")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also instructions per byte under callgrind, on a 10 MB log")
+    parser.add_argument("--no-peers", action="store_true", help="skip go-nmea, pynmea2 and the minimal C pass")
     arguments = parser.parse_args()
 
     whereami = arguments.whereami
@@ -137,6 +190,17 @@ def main() -> None:
     ]
     if gpsdecode:
         commands.append(("gpsdecode -j < log", [gpsdecode, "-j"], log))
+    peers = {} if arguments.no_peers else build_peers()
+    if "go-nmea" in peers:
+        commands.append(("go-nmea < log", [peers["go-nmea"]], log))
+    if "minimal C pass" in peers:
+        commands.append(("minimal C pass < log", [peers["minimal C pass"]], log))
+    pynmea2 = Path(__file__).resolve().parent / "pynmea2-pass.py"
+    has_pynmea2 = subprocess.run(["/usr/bin/python3", "-c", "import pynmea2"], capture_output=True).returncode == 0
+    if not arguments.no_peers and has_pynmea2:
+        commands.append(("pynmea2 < log (1 run)", ["/usr/bin/python3", str(pynmea2)], log))
+    elif not arguments.no_peers:
+        print("pynmea2 missing (python3-nmea2): left out", file=sys.stderr)
 
     print(f"machine:   {machine()}")
     print(f"whereami:  {version([whereami, '--version'])} ({whereami})")
@@ -148,7 +212,8 @@ def main() -> None:
 
     results: dict[str, tuple[float, int]] = {}
     for name, argv, stdin in commands:
-        samples = [runner.run(argv, stdin) for _ in range(arguments.runs)]
+        runs = 1 if "1 run" in name else arguments.runs
+        samples = [runner.run(argv, stdin) for _ in range(runs)]
         results[name] = (statistics.median(s for s, _ in samples), max(k for _, k in samples))
         print(f"  {name}: {' '.join(f'{s:.3f}' for s, _ in samples)} s", file=sys.stderr)
 
@@ -165,6 +230,24 @@ def main() -> None:
         )
     print()
     print(f"`whereami --version` start-up: {startup(whereami, 21):.1f} ms (median of 21)")
+
+    if arguments.instructions:
+        small = generated_log("10M", arguments.seed)
+        small_size = small.stat().st_size
+        print()
+        print(f"Instructions per byte (valgrind --tool=callgrind, {small_size / 1e6:.1f} MB generated log):")
+        print()
+        print("| command | instructions | per byte |")
+        print("| --- | --- | --- |")
+        counted = [
+            ("whereami summary", [whereami, "summary", str(small)], None),
+            ("whereami print --json", [whereami, "print", "--json", str(small)], None),
+            ("whereami export --format csv", [whereami, "export", "--format", "csv", str(small)], None),
+        ]
+        counted += [(f"{name} < log", [path], small) for name, path in peers.items()]
+        for name, argv, stdin in counted:
+            count = instructions(argv, stdin)
+            print(f"| `{name}` | {count:,} | {count / small_size:.1f} |")
 
     if arguments.flat:
         print()

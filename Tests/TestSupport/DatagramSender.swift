@@ -11,8 +11,8 @@ public final class DatagramSender {
   private var address = sockaddr_storage()
   private let length: socklen_t
 
-  /// A sender to `host` (numeric) and `port`.
-  public init(host: String, port: UInt16) throws {
+  /// A sender to `host` (numeric) and `port`; `broadcast` allows a broadcast address.
+  public init(host: String, port: UInt16, broadcast: Bool = false) throws {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
@@ -28,6 +28,10 @@ public final class DatagramSender {
     }
     socket = Glibc.socket(first.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    if broadcast {
+      var yes: Int32 = 1
+      setsockopt(socket, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
   }
 
   deinit { close(socket) }

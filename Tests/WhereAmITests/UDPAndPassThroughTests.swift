@@ -11,12 +11,14 @@ import Testing
 
   /// Runs `print --json SOURCE`, sends `datagrams` to `host:port` and returns the times
   /// of the fixes printed.
-  private func received(source: String, host: String, port: UInt16, datagrams: [String]) throws -> [String] {
+  private func received(
+    source: String, host: String, port: UInt16, datagrams: [String], broadcast: Bool = false
+  ) throws -> [String] {
     let child = try ChildProcess(Paths.whereami, ["print", "--json", source])
     defer { child.terminate() }
     // The listener binds as it starts; datagrams sent before are lost, as on a boat.
     Thread.sleep(forTimeInterval: 0.5)
-    let sender = try DatagramSender(host: host, port: port)
+    let sender = try DatagramSender(host: host, port: port, broadcast: broadcast)
     for datagram in datagrams {
       try sender.send(datagram)
       usleep(2000)
@@ -51,6 +53,16 @@ import Testing
     #expect(times.count == 20, "\(times)")
     #expect(times == times.sorted())
     #expect(times.first == "2025-06-14T07:42:13.000Z")
+  }
+
+  /// Broadcasts arrive, listening on every interface or on the broadcast address (the
+  /// loopback network's broadcast, 127.255.255.255, so that no other interface is needed).
+  @Test(arguments: ["udp://:", "udp://255.255.255.255:"])
+  func broadcastsArrive(source: String) throws {
+    let port = freeLoopbackPort()
+    let times = try received(
+      source: source + "\(port)", host: "127.255.255.255", port: port, datagrams: try Self.cycles(5), broadcast: true)
+    #expect(times.count == 5, "\(times)")
   }
 
   /// A multicast group is joined; its datagrams arrive.
