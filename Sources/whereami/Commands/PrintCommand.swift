@@ -116,6 +116,8 @@ enum PrintCommand {
       }
     }
     let code = session.run()
+    // The pass-through closure, held by the source, holds the run: break that cycle.
+    run.withLock { $0 = nil }
     if let failure = output.finish() { throw failure }
     if code != .success { throw CommandError(message: nil, code: code) }
   }
