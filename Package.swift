@@ -25,7 +25,7 @@ let package = Package(
     .target(name: "TrackExport", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
     .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "TrackExport"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], resources: [.copy("Resources")]),
-    .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], resources: [.copy("Resources")]),
+    .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),

@@ -13,33 +13,6 @@
 // lack fix.altHAE/altMSL; newer ones are unknown to us.
 #if GPSD_API_MAJOR_VERSION < 9 || GPSD_API_MAJOR_VERSION > 14
 #error "WhereAmI supports libgps API versions 9 to 14 (gpsd 3.20 to 3.26); this libgps has another one"
-/// The last GST report (pseudorange error statistics): a member of libgps's union of
-/// rarer reports, which the next one of them overwrites.
-static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data) {
-  return &data->gst;
-}
-
-/// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
-static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
-  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
-}
-
-/// The last ATT report (heading and attitude), in the same union as the GST.
-static inline const struct attitude_t *whereami_gps_attitude(const struct gps_data_t *data) {
-  return &data->attitude;
-}
-
-/// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
-static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
-  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
-}
-
 #endif
 
 /// Starts a JSON watch, of one device when `device` is not NULL.
@@ -57,42 +30,20 @@ static inline int whereami_gps_status(const struct gps_data_t *data) {
   return data->fix.status;
 #else
   return data->status;
-/// The last GST report (pseudorange error statistics): a member of libgps's union of
-/// rarer reports, which the next one of them overwrites.
-static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data) {
-  return &data->gst;
-}
-
-/// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
-static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
-  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
-}
-
-/// The last ATT report (heading and attitude), in the same union as the GST.
-static inline const struct attitude_t *whereami_gps_attitude(const struct gps_data_t *data) {
-  return &data->attitude;
-}
-
-/// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
-static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
-  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
-}
-
 #endif
+}
+
+/// Seconds since the Unix epoch of a libgps time, NaN when unset (all zero).
+static inline double whereami_seconds(timespec_t time) {
+  if (time.tv_sec == 0 && time.tv_nsec == 0) {
+    return NAN;
+  }
+  return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
 }
 
 /// Seconds since the Unix epoch of the fix, NaN when unset.
 static inline double whereami_gps_fix_time(const struct gps_data_t *data) {
-  if (data->fix.time.tv_sec == 0 && data->fix.time.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->fix.time.tv_sec + (double)data->fix.time.tv_nsec / 1e9;
+  return whereami_seconds(data->fix.time);
 }
 
 /// The number of devices gpsd reported in its last DEVICES message.
@@ -127,10 +78,7 @@ static inline const struct gst_t *whereami_gps_gst(const struct gps_data_t *data
 
 /// The GST's UTC time, seconds since the Unix epoch; NaN when unset.
 static inline double whereami_gps_gst_time(const struct gps_data_t *data) {
-  if (data->gst.utctime.tv_sec == 0 && data->gst.utctime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->gst.utctime.tv_sec + (double)data->gst.utctime.tv_nsec / 1e9;
+  return whereami_seconds(data->gst.utctime);
 }
 
 /// The last ATT report (heading and attitude), in the same union as the GST.
@@ -140,10 +88,7 @@ static inline const struct attitude_t *whereami_gps_attitude(const struct gps_da
 
 /// The ATT's measurement time, seconds since the Unix epoch; NaN when unset.
 static inline double whereami_gps_attitude_time(const struct gps_data_t *data) {
-  if (data->attitude.mtime.tv_sec == 0 && data->attitude.mtime.tv_nsec == 0) {
-    return NAN;
-  }
-  return (double)data->attitude.mtime.tv_sec + (double)data->attitude.mtime.tv_nsec / 1e9;
+  return whereami_seconds(data->attitude.mtime);
 }
 
 #endif

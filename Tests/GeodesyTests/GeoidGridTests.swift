@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Geodesy
@@ -35,7 +36,7 @@ import Testing
 
   @Test func agreesWithPROJAtAThousandRandomPoints() throws {
     let grid = try Self.egm96()
-    var generator = SplitMix(seed: 0x6e6d_3936)
+    var generator = SeededRandom(seed: 0x6e6d_3936)
     var points: [(latitude: Double, longitude: Double)] = (0..<1000).map { _ in
       // Uniform on the sphere, so the poles are not over-sampled.
       let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
@@ -86,18 +87,5 @@ import Testing
     } catch {
       #expect(error.description.contains("has 100000 bytes where its header promises 4153000"))
     }
-  }
-}
-
-/// A small seeded generator, so that the random points are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NMEA
@@ -113,7 +114,7 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     let bytes = try Fixtures.bytes(name)
     let whole = decodeAll(bytes)
     #expect(whole.fixes.count > 100)
-    var generator = SeededGenerator(seed: 42)
+    var generator = SeededRandom(seed: 42)
     for strategy in ["bytes", "random", "tiny"] {
       var decoder = NMEADecoder()
       var fixes: [Fix] = []
@@ -144,7 +145,7 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
   @Test func randomGarbageBetweenLinesLosesNoSentence() throws {
     let bytes = try Fixtures.bytes("walk.nmea")
     let clean = decodeAll(bytes)
-    var generator = SeededGenerator(seed: 7)
+    var generator = SeededRandom(seed: 7)
     var damaged: [UInt8] = []
     var insertions = 0
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {

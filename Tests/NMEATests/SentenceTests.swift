@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import NMEA
@@ -183,7 +184,7 @@ private func rejection(_ body: String) -> FieldError? {
   }
 
   @Test func decimalParsingMatchesStrtod() {
-    var generator = SeededGenerator(seed: 3)
+    var generator = SeededRandom(seed: 3)
     for _ in 0..<20_000 {
       let digits = Int.random(in: 1...17, using: &generator)
       let point = Int.random(in: 0...digits, using: &generator)

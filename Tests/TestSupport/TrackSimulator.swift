@@ -1,8 +1,8 @@
 import Foundation
 
-/// Reproducible random numbers (SplitMix64), so that a generated log is the same on
-/// every machine for the same seed.
-public struct SeededRandom: Sendable {
+/// Reproducible random numbers (SplitMix64), so that a generated log, and any "random"
+/// test, is the same on every machine for the same seed.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }

@@ -355,7 +355,7 @@ import Testing
     #expect(typo.code == 64 && typo.error.contains("did you mean 'print'?"), "\(typo.error)")
     #expect(try runWhereAmI(["frobnicate"]).error.contains("see whereami --help"))
     let commands = ["print", "replay", "summary", "trips", "watch", "export"]
-    for arguments in [["--help"]] + commands.map { [$0, "-h"] } {
+    for arguments in [["--help"]] + commands.map({ [$0, "-h"] }) {
       let help = try runWhereAmI(arguments)
       #expect(help.code == 0)
       for line in help.output.split(separator: "\n") {

@@ -273,6 +273,8 @@ public final class LocationManager: Sendable {
       state.lastHeadingAt = nil
       state.headingInterval = nil
       state.headingUnknownReported = false
+      // The heading filter measures from the first heading of this run.
+      state.heading = nil
       return state.generation
     }
     guard let generation else { return }
@@ -373,6 +375,10 @@ public final class LocationManager: Sendable {
 
   private static func markStopped(_ state: inout State) {
     state.running = false
+    // What the next start asks for is its own: a heading-only start after a final error
+    // delivers no locations.
+    state.wantsLocation = false
+    state.wantsHeading = false
     state.timers.forEach { $0.cancel() }
     state.timers = []
   }
