@@ -44,7 +44,10 @@ enum Reachable {
     defer { copies.unlock() }
     if let copy = made[path] { return copy }
     let copy = directory + "/\(made.count)-" + URL(fileURLWithPath: path).lastPathComponent
-    try? FileManager.default.copyItem(atPath: path, toPath: copy)
+    // Copied by cp, not in this process: a child another test spawns meanwhile would
+    // inherit our writable descriptor of the copy, and running the copy would then fail
+    // with ETXTBSY ("Text file busy") for as long as that child lives.
+    if let child = try? ChildProcess("/bin/cp", [path, copy]) { _ = child.wait(timeout: 60) }
     chmod(copy, FileManager.default.isExecutableFile(atPath: path) ? 0o755 : 0o644)
     made[path] = copy
     return copy
