@@ -20,7 +20,7 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   var wholeHeadings: [HeadingReading] = []
   var wholeAccepted: [[UInt8]] = []
   var wholeRejections = 0
-  whole.decode(bytes) { event in
+  let wholeHandle: (DecoderEvent) -> Void = { event in
     switch event {
     case .fix(let fix): wholeFixes.append(fix)
     case .heading(let reading): wholeHeadings.append(reading)
@@ -29,15 +29,8 @@ public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .sentence: break
     }
   }
-  whole.finish { event in
-    switch event {
-    case .fix(let fix): wholeFixes.append(fix)
-    case .heading(let reading): wholeHeadings.append(reading)
-    case .accepted(let sentence, _): wholeAccepted.append(sentence)
-    case .rejected: wholeRejections += 1
-    case .sentence: break
-    }
-  }
+  whole.decode(bytes, wholeHandle)
+  whole.finish(wholeHandle)
 
   var pieces = NMEADecoder(options: options)
   var pieceFixes: [Fix] = []
