@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "Geodesy", targets: ["Geodesy"]),
     .library(name: "LocationKit", targets: ["LocationKit"]),
+    .library(name: "MotionKit", targets: ["MotionKit"]),
     .library(name: "TrackExport", targets: ["TrackExport"]),
     .executable(name: "whereami", targets: ["whereami"]),
   ],
@@ -20,10 +21,14 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     // Location, LocationError, LocationManager and its delegate, the sources
     .target(name: "LocationKit", dependencies: ["NMEA", "Geodesy", "CGPS"]),
+    // MotionManager: accelerometer, gyroscope, magnetometer, attitude and shakes from the
+    // kernel's IIO sensors, gpsd's ATT reports or a recorded sensor log
+    .target(name: "MotionKit", dependencies: ["LocationKit", "NMEA", "Geodesy"]),
     // Writers (GPX, GeoJSON, KML, CSV, JSON lines, SVG), the field table, TPV JSON and
     // text lines, summaries and trips: what a program that records tracks needs
     .target(name: "TrackExport", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
-    .executableTarget(name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "TrackExport"]),
+    .executableTarget(
+      name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "MotionKit", "TrackExport"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.

@@ -13,6 +13,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -
   (TripsCommand.spec, TripsCommand.run),
   (WatchCommand.spec, WatchCommand.run),
   (ExportCommand.spec, ExportCommand.run),
+  (MotionCommand.spec, MotionCommand.run),
 ]
 
 let overview = """
@@ -34,7 +35,8 @@ let overview = """
   EXIT CODES:
     0 success (rejected input lines are counted, not fatal), 64 usage error,
     65 no fix in the input (print, replay, trips), 66 source not found,
-    69 a gpsd or TCP source never answered, 74 read or write error,
+    69 a gpsd or TCP source never answered (motion: or a sensor asked for is
+    missing), 74 read or write error,
     77 permission denied.
   """
 
@@ -66,7 +68,7 @@ extension String {
 // Before anything starts a thread, so that every thread blocks them (see Interrupts).
 // The commands that follow a source handle them; until they do, the signals wait.
 Interrupts.install(
-  holding: ["print", "replay", "trips", "watch", "export"].contains(CommandLine.arguments.dropFirst().first ?? ""))
+  holding: ["print", "replay", "trips", "watch", "export", "motion"].contains(CommandLine.arguments.dropFirst().first ?? ""))
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)
 

@@ -3,37 +3,37 @@
 #endif
 
 /// An open file descriptor that closes itself: one owner, closed exactly once.
-final class FileDescriptor: @unchecked Sendable {
+package final class FileDescriptor: @unchecked Sendable {
   // @unchecked Sendable: `rawValue` is immutable; whether it is open is under a lock,
   // so that concurrent closes (stop from one thread, end of input on the reader) close
   // once.
-  let rawValue: Int32
+  package let rawValue: Int32
   private let isOpen = Locked(true)
 
-  init(_ rawValue: Int32) { self.rawValue = rawValue }
+  package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
   /// Opens `path` with `flags` (O_CLOEXEC is added).
-  static func open(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
+  package static func open(_ path: String, _ flags: Int32) throws(SystemError) -> FileDescriptor {
     FileDescriptor(try SystemIO.open(path, flags))
   }
 
   /// Reads up to `buffer.count` bytes; 0 at the end of the input.
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try SystemIO.read(rawValue, into: buffer)
   }
 
   /// Writes all of `bytes`.
-  func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     if let failure = SystemIO.writeAll(bytes, to: rawValue) { throw SystemError(call: "write", errno: failure) }
   }
 
   /// Runs `body` with the descriptor unless it has been closed; the descriptor cannot be
   /// closed (and its number reused) meanwhile.
-  func withOpenDescriptor(_ body: (Int32) -> Void) {
+  package func withOpenDescriptor(_ body: (Int32) -> Void) {
     isOpen.withLock { if $0 { body(rawValue) } }
   }
 
-  func close() {
+  package func close() {
     isOpen.withLock { open in
       if open {
         open = false

@@ -4,11 +4,11 @@
 
 /// A self-pipe that wakes a reader blocked in poll(2) when its source is stopped, so
 /// that stopping never waits for the next byte from a quiet device or socket.
-final class StopSignal: Sendable {
+package final class StopSignal: Sendable {
   private let readEnd: FileDescriptor
   private let writeEnd: FileDescriptor
 
-  init() {
+  package init() {
     var fds: [Int32] = [-1, -1]
     _ = pipe(&fds)
     for descriptor in fds {
@@ -20,10 +20,10 @@ final class StopSignal: Sendable {
   }
 
   /// The descriptor to poll alongside the data source.
-  var descriptor: Int32 { readEnd.rawValue }
+  package var descriptor: Int32 { readEnd.rawValue }
 
   /// Wakes every poll on ``descriptor``, now and later (the byte is never drained).
-  func fire() {
+  package func fire() {
     writeEnd.withOpenDescriptor { descriptor in
       var byte: UInt8 = 1
       _ = Glibc.write(descriptor, &byte, 1)
@@ -32,19 +32,19 @@ final class StopSignal: Sendable {
 
   /// Closes both ends now, rather than when the last reference goes: the reading thread
   /// calls this as it ends, so that a stopped source holds no descriptor.
-  func close() {
+  package func close() {
     writeEnd.close()
     readEnd.close()
   }
 
   /// Whether ``fire()`` was called.
-  var isFired: Bool {
+  package var isFired: Bool {
     var descriptor = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 0) > 0
   }
 
   /// Sleeps for `seconds` or until fired; returns `false` when fired.
-  func sleep(_ seconds: Double) -> Bool {
+  package func sleep(_ seconds: Double) -> Bool {
     guard seconds > 0 else { return !isFired }
     var descriptor = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
     let deadline = SystemClock.monotonic() + seconds
@@ -58,7 +58,7 @@ final class StopSignal: Sendable {
   }
 
   /// Waits until `data` is readable, the timeout passes, or the signal fires.
-  func wait(for data: Int32, timeout seconds: Double?) -> WaitResult {
+  package func wait(for data: Int32, timeout seconds: Double?) -> WaitResult {
     var descriptors = [
       pollfd(fd: data, events: Int16(POLLIN), revents: 0),
       pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0),
@@ -76,7 +76,7 @@ final class StopSignal: Sendable {
     }
   }
 
-  enum WaitResult {
+  package enum WaitResult {
     case readable
     case timedOut
     case stopped

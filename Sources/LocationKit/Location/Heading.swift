@@ -76,6 +76,9 @@ public struct Attitude: Sendable, Equatable {
   public var heave: Double?
   /// The magnetic field's dip below the horizontal, degrees.
   public var dip: Double?
+  /// Acceleration, rotation and magnetic field a gpsd ATT report carried, in the device's
+  /// own units: gpsd 3.22 documents none, and passes them on as the receiver sent them.
+  public var sensorValues: ATTSensorValues?
 
   public init(
     roll: Double? = nil, pitch: Double? = nil, yaw: Double? = nil, rollAccuracy: Double? = nil,
@@ -89,5 +92,37 @@ public struct Attitude: Sendable, Equatable {
     self.yawAccuracy = yawAccuracy
     self.heave = heave
     self.dip = dip
+  }
+}
+
+/// The sensor members of a gpsd ATT report (`acc_x`, `gyro_x`, `mag_x`, ...), as the
+/// receiver sent them: gpsd 3.22 states no unit for any of them and converts none (an
+/// OceanServer compass, the one 3.22 driver that sends them, documents g and milligauss
+/// in its own manual). `nil` for a member the report did not have; gpsd has no `gyro_z`.
+public struct ATTSensorValues: Sendable, Equatable {
+  public var acceleration: (x: Double?, y: Double?, z: Double?)
+  public var rotation: (x: Double?, y: Double?)
+  public var magneticField: (x: Double?, y: Double?, z: Double?)
+
+  public init(
+    acceleration: (x: Double?, y: Double?, z: Double?) = (nil, nil, nil),
+    rotation: (x: Double?, y: Double?) = (nil, nil),
+    magneticField: (x: Double?, y: Double?, z: Double?) = (nil, nil, nil)
+  ) {
+    self.acceleration = acceleration
+    self.rotation = rotation
+    self.magneticField = magneticField
+  }
+
+  /// Whether the report had any of them.
+  public var isEmpty: Bool {
+    [
+      acceleration.x, acceleration.y, acceleration.z, rotation.x, rotation.y, magneticField.x, magneticField.y,
+      magneticField.z,
+    ].allSatisfy { $0 == nil }
+  }
+
+  public static func == (a: ATTSensorValues, b: ATTSensorValues) -> Bool {
+    a.acceleration == b.acceleration && a.rotation == b.rotation && a.magneticField == b.magneticField
   }
 }

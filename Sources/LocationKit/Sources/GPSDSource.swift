@@ -310,8 +310,13 @@ private struct ReportState {
     let pitch = member("pitch", report.pitch)
     let yaw = member("yaw", report.yaw)
     let dip = member("dip", report.dip)
-    if roll != nil || pitch != nil || yaw != nil || dip != nil {
+    let sensors = ATTSensorValues(
+      acceleration: (member("acc_x", report.acc_x), member("acc_y", report.acc_y), member("acc_z", report.acc_z)),
+      rotation: (member("gyro_x", report.gyro_x), member("gyro_y", report.gyro_y)),
+      magneticField: (member("mag_x", report.mag_x), member("mag_y", report.mag_y), member("mag_z", report.mag_z)))
+    if roll != nil || pitch != nil || yaw != nil || dip != nil || !sensors.isEmpty {
       heading.attitude = Attitude(roll: roll, pitch: pitch, yaw: yaw, dip: dip)
+      heading.attitude?.sensorValues = sensors.isEmpty ? nil : sensors
     }
     guard heading.trueHeading != nil || heading.attitude != nil else { return nil }
     if message.contains("\"time\":"), let seconds = finite(whereami_gps_attitude_time(&copy)), seconds > 0 {

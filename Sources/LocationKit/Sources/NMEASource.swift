@@ -322,12 +322,12 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
 }
 
 /// Paces a replay by the log's own timestamps.
-struct Pacer {
-  let speed: Double?
+package struct Pacer {
+  package let speed: Double?
   private var origin: (log: Double, wall: Double)?
   private var lastLogTime: Double?
 
-  init(speed: Double?) { self.speed = speed }
+  package init(speed: Double?) { self.speed = speed }
 
   /// Sleeps until `fix` is due; `false` when stopped meanwhile.
   mutating func wait(for fix: Fix, _ stop: StopSignal) -> Bool {
@@ -335,7 +335,7 @@ struct Pacer {
   }
 
   /// Sleeps until a report of the log's time `logTime` (seconds) is due.
-  mutating func wait(forLogTime logTime: Double, _ stop: StopSignal) -> Bool {
+  package mutating func wait(forLogTime logTime: Double, _ stop: StopSignal) -> Bool {
     guard let speed, speed > 0 else { return true }
     let now = SystemClock.monotonic()
     if let last = lastLogTime, logTime < last || logTime - last > 3600 {

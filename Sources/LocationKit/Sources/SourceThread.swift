@@ -4,7 +4,7 @@ import Foundation
 /// ``LocationSource/stop()``: stopping wakes the thread through a ``StopSignal``, waits
 /// for it to end (unless called from the thread itself), and guarantees no event is
 /// emitted afterwards.
-final class SourceThread: @unchecked Sendable {
+package final class SourceThread: @unchecked Sendable {
   // @unchecked Sendable: all its state is in `state`, under a lock.
   private struct State {
     var running = false
@@ -16,7 +16,9 @@ final class SourceThread: @unchecked Sendable {
 
   /// Starts `body` on a new thread unless one is running; `body` gets the stop signal to
   /// poll on. The signal's pipe is closed when `body` returns.
-  func start(name: String, _ body: @escaping @Sendable (StopSignal) -> Void) {
+  package init() {}
+
+  package func start(name: String, _ body: @escaping @Sendable (StopSignal) -> Void) {
     state.withLock { state in
       guard !state.running else { return }
       state.running = true
@@ -38,7 +40,7 @@ final class SourceThread: @unchecked Sendable {
   }
 
   /// Stops the thread and waits for it to end (when called from another thread).
-  func stop() {
+  package func stop() {
     let stopping = state.withLock { state -> (StopSignal?, DispatchSemaphore?, Bool)? in
       guard state.running else { return nil }
       state.running = false
@@ -55,10 +57,10 @@ final class SourceThread: @unchecked Sendable {
   }
 
   /// Whether the source is running (events may be emitted).
-  var isRunning: Bool { state.withLock { $0.running } }
+  package var isRunning: Bool { state.withLock { $0.running } }
 
   /// Emits `event` unless the source was stopped meanwhile.
-  func emit(_ event: SourceEvent, _ sink: @Sendable (SourceEvent) -> Void) {
+  package func emit<Event>(_ event: Event, _ sink: @Sendable (Event) -> Void) {
     guard isRunning else { return }
     sink(event)
   }

@@ -1,0 +1,533 @@
+import Dispatch
+import Foundation
+import Geodesy
+import LocationKit
+import NMEA
+
+/// Delivers accelerometer, gyroscope, magnetometer and device-motion readings, headings
+/// and shakes from a motion source, in the style of Core Motion's `CMMotionManager`.
+///
+/// Each kind of update starts and stops on its own and is delivered at most once per its
+/// interval (a live sensor is read at the shortest interval any running update asks for;
+/// a log keeps its own pace and is thinned). The latest value of each kind can also be
+/// polled (``accelerometerData`` ...). Shakes are recognised by ``ShakeRecognizer`` on
+/// every accelerometer reading, whatever the intervals. Callbacks run on
+/// ``callbackQueue``, one at a time and in order; the same events are offered as
+/// ``updates``. A delegate or consumer that falls behind holds the source back once 64
+/// events wait: memory stays bounded and nothing is dropped. While updates run, the
+/// manager keeps itself alive.
+///
+/// Errors: ``MotionError/Code/denied`` (final: updates stop); ``MotionError/Code/unknown``
+/// (transient), also when no reading has come for ``watchdogTimeout`` seconds (or five of
+/// the source's intervals); ``MotionError/Code/sensorUnavailable`` for a kind the source
+/// lacks, which is only reported for kinds an update needs (device motion can do without
+/// a gyroscope or a magnetometer).
+public final class MotionManager: Sendable {
+  private struct State {
+    weak var delegate: (any MotionManagerDelegate)?
+    var intervals: [MotionUpdate: Double] = [
+      .accelerometer: 0.1, .gyro: 0.1, .magnetometer: 0.1, .deviceMotion: 0.1, .heading: 0.1, .shake: 0.02,
+    ]
+    var active: Set<MotionUpdate> = []
+    var running = false
+    var generation = 0
+    var sensors: Set<SensorKind> = []
+    var interval = 0.1
+    var estimator = AttitudeEstimator()
+    var gravityTimeConstant = 0.5
+    var shakeOptions = ShakeRecognizer.Options()
+    var recognizer = ShakeRecognizer()
+    var lastDelivered: [MotionUpdate: Double] = [:]
+    var accelerometerData: AccelerometerData?
+    var gyroData: GyroData?
+    var magnetometerData: MagnetometerData?
+    var deviceMotion: DeviceMotion?
+    var heading: Heading?
+    var headingFilter = 1.0
+    var declinationPosition: (latitude: Double, longitude: Double)?
+    var seen: Set<SensorKind> = []
+    var lastRotation: MotionVector?
+    var lastRotationTime: Double?
+    var lastReadingAt = 0.0
+    var silenceReported = false
+    var watchdogTimeout = 2.0
+    var deliveriesWaiting = 0
+    var timer: (any DispatchSourceTimer)?
+    var continuations: [Int: AsyncStream<MotionEvent>.Continuation] = [:]
+    var nextContinuation = 0
+  }
+
+  public let source: any MotionSource
+  public let callbackQueue: DispatchQueue
+  private let state = Locked(State())
+  private let queueKey = DispatchSpecificKey<Int>()
+  private let timerQueue = DispatchQueue(label: "whereami.motion-manager.timer")
+  private let inFlight = DispatchSemaphore(value: 64)
+
+  /// A manager for `source`; callbacks run on `callbackQueue` (default: a private serial
+  /// queue).
+  public init(source: any MotionSource, callbackQueue: DispatchQueue? = nil) {
+    self.source = source
+    self.callbackQueue = callbackQueue ?? DispatchQueue(label: "whereami.motion-manager.callbacks")
+    self.callbackQueue.setSpecific(key: queueKey, value: 1)
+  }
+
+  /// Receives readings and errors; held weakly.
+  public var delegate: (any MotionManagerDelegate)? {
+    get { state.withLock { $0.delegate } }
+    set { state.withLock { $0.delegate = newValue } }
+  }
+
+  // MARK: Intervals and options
+
+  /// Seconds between accelerometer deliveries (0.1 by default).
+  public var accelerometerUpdateInterval: Double {
+    get { interval(.accelerometer) }
+    set { setInterval(.accelerometer, newValue) }
+  }
+  /// Seconds between gyroscope deliveries.
+  public var gyroUpdateInterval: Double {
+    get { interval(.gyro) }
+    set { setInterval(.gyro, newValue) }
+  }
+  /// Seconds between magnetometer deliveries.
+  public var magnetometerUpdateInterval: Double {
+    get { interval(.magnetometer) }
+    set { setInterval(.magnetometer, newValue) }
+  }
+  /// Seconds between device-motion (and heading) deliveries.
+  public var deviceMotionUpdateInterval: Double {
+    get { interval(.deviceMotion) }
+    set {
+      setInterval(.deviceMotion, newValue)
+      setInterval(.heading, newValue)
+    }
+  }
+  /// Seconds between the accelerometer readings shake recognition asks a live sensor for
+  /// (0.02: 50 Hz, enough to see each stroke of a shake).
+  public var shakeSamplingInterval: Double {
+    get { interval(.shake) }
+    set { setInterval(.shake, newValue) }
+  }
+
+  /// The shake recogniser's thresholds and times; applies from the next start.
+  public var shakeOptions: ShakeRecognizer.Options {
+    get { state.withLock { $0.shakeOptions } }
+    set { state.withLock { $0.shakeOptions = newValue } }
+  }
+
+  /// The time constant, seconds, of the filter that separates gravity (see
+  /// ``AttitudeEstimator``); applies from the next start.
+  public var gravityTimeConstant: Double {
+    get { state.withLock { $0.gravityTimeConstant } }
+    set { state.withLock { $0.gravityTimeConstant = newValue } }
+  }
+
+  /// The least change of heading, degrees, worth delivering (1 by default);
+  /// `HeadingFilter.none` delivers every one.
+  public var headingFilter: Double {
+    get { state.withLock { $0.headingFilter } }
+    set { state.withLock { $0.headingFilter = newValue } }
+  }
+
+  /// Where the device is, for the declination (WMM2025) that turns a magnetic heading
+  /// into a true one; `nil` (the default) leaves true headings out.
+  public var declinationPosition: (latitude: Double, longitude: Double)? {
+    get { state.withLock { $0.declinationPosition } }
+    set { state.withLock { $0.declinationPosition = newValue } }
+  }
+
+  /// Seconds without any reading after which ``MotionError/Code/unknown`` is reported
+  /// (2 by default, or five of the source's intervals when longer).
+  public var watchdogTimeout: Double {
+    get { state.withLock { $0.watchdogTimeout } }
+    set { state.withLock { $0.watchdogTimeout = newValue } }
+  }
+
+  // MARK: Latest values
+
+  public var accelerometerData: AccelerometerData? { state.withLock { $0.accelerometerData } }
+  public var gyroData: GyroData? { state.withLock { $0.gyroData } }
+  public var magnetometerData: MagnetometerData? { state.withLock { $0.magnetometerData } }
+  public var deviceMotion: DeviceMotion? { state.withLock { $0.deviceMotion } }
+  public var heading: Heading? { state.withLock { $0.heading } }
+
+  /// The updates running.
+  public var activeUpdates: Set<MotionUpdate> { state.withLock { $0.active } }
+  public var isAccelerometerActive: Bool { activeUpdates.contains(.accelerometer) }
+  public var isGyroActive: Bool { activeUpdates.contains(.gyro) }
+  public var isMagnetometerActive: Bool { activeUpdates.contains(.magnetometer) }
+  public var isDeviceMotionActive: Bool { activeUpdates.contains(.deviceMotion) }
+
+  // MARK: Starting and stopping
+
+  public func startAccelerometerUpdates() { start([.accelerometer]) }
+  public func stopAccelerometerUpdates() { stop([.accelerometer]) }
+  public func startGyroUpdates() { start([.gyro]) }
+  public func stopGyroUpdates() { stop([.gyro]) }
+  public func startMagnetometerUpdates() { start([.magnetometer]) }
+  public func stopMagnetometerUpdates() { stop([.magnetometer]) }
+  public func startDeviceMotionUpdates() { start([.deviceMotion]) }
+  public func stopDeviceMotionUpdates() { stop([.deviceMotion]) }
+  /// Headings from the attitude (``Heading``, as the location manager's).
+  public func startHeadingUpdates() { start([.heading]) }
+  public func stopHeadingUpdates() { stop([.heading]) }
+  /// Shake recognition: ``MotionManagerDelegate/motionBegan(_:shake:)`` and its siblings.
+  public func startShakeUpdates() { start([.shake]) }
+  public func stopShakeUpdates() { stop([.shake]) }
+
+  /// Starts several kinds at once, so that none misses the source's first readings.
+  public func start(_ updates: Set<MotionUpdate>) {
+    let restart: Int? = state.withLock { state in
+      state.active.formUnion(updates)
+      return reconfigure(&state)
+    }
+    if let restart { restartSource(restart) }
+  }
+
+  /// Stops the given kinds; the source stops when none runs. No callback of a stopped
+  /// kind comes after this returns.
+  public func stop(_ updates: Set<MotionUpdate>) {
+    let change: (restart: Int?, stopped: Bool) = state.withLock { state in
+      state.active.subtract(updates)
+      if state.active.isEmpty {
+        let wasRunning = state.running
+        markStopped(&state)
+        return (nil, wasRunning)
+      }
+      return (reconfigure(&state), false)
+    }
+    if let restart = change.restart {
+      restartSource(restart)
+    } else if change.stopped {
+      source.stop()
+      finishStreams()
+    }
+    if DispatchQueue.getSpecific(key: queueKey) == nil { callbackQueue.sync {} }
+  }
+
+  /// Stops every kind and releases the source. No callback comes after this returns.
+  public func stopUpdates() { stop(Set(MotionUpdate.allCases)) }
+
+  /// The manager's events as an asynchronous sequence, from now until updates stop.
+  public var updates: AsyncStream<MotionEvent> {
+    let (stream, continuation) = AsyncStream<MotionEvent>.makeStream(bufferingPolicy: .bufferingOldest(64))
+    let key = state.withLock { state in
+      defer { state.nextContinuation += 1 }
+      state.continuations[state.nextContinuation] = continuation
+      return state.nextContinuation
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.continuations.removeValue(forKey: key) }
+    }
+    return stream
+  }
+
+  // MARK: Internals
+
+  /// The sensors each update reads, and the ones it cannot do without.
+  private static func sensors(for update: MotionUpdate) -> (all: Set<SensorKind>, required: Set<SensorKind>) {
+    switch update {
+    case .accelerometer: ([.accelerometer], [.accelerometer])
+    case .gyro: ([.gyroscope], [.gyroscope])
+    case .magnetometer: ([.magnetometer], [.magnetometer])
+    case .deviceMotion, .heading: (Set(SensorKind.allCases), [])
+    case .shake: ([.accelerometer, .gyroscope], [.accelerometer])
+    }
+  }
+
+  private static func required(_ active: Set<MotionUpdate>) -> Set<SensorKind> {
+    active.reduce(into: Set<SensorKind>()) { $0.formUnion(sensors(for: $1).required) }
+  }
+
+  /// Applies a change of the running updates: the generation to restart the source with
+  /// when its sensors or interval must change, else `nil`.
+  private func reconfigure(_ state: inout State) -> Int? {
+    let sensors = state.active.reduce(into: Set<SensorKind>()) { $0.formUnion(Self.sensors(for: $1).all) }
+    let interval = state.active.map { state.intervals[$0] ?? 0.1 }.min() ?? 0.1
+    if state.running && sensors.isSubset(of: state.sensors) && interval >= state.interval { return nil }
+    let fresh = !state.running
+    state.running = true
+    state.generation += 1
+    state.sensors = fresh ? sensors : sensors.union(state.sensors)
+    state.interval = interval
+    if fresh {
+      state.estimator = AttitudeEstimator(gravityTimeConstant: state.gravityTimeConstant)
+      state.recognizer = ShakeRecognizer(options: state.shakeOptions)
+      state.lastDelivered = [:]
+      state.seen = []
+      state.silenceReported = false
+      state.heading = nil
+    }
+    state.lastReadingAt = SystemClock.monotonic()
+    return state.generation
+  }
+
+  private func markStopped(_ state: inout State) {
+    state.running = false
+    state.active = []
+    state.generation += 1
+    state.timer?.cancel()
+    state.timer = nil
+  }
+
+  private func interval(_ update: MotionUpdate) -> Double { state.withLock { $0.intervals[update] ?? 0.1 } }
+  private func setInterval(_ update: MotionUpdate, _ value: Double) {
+    state.withLock { $0.intervals[update] = max(0.001, value) }
+  }
+
+  private func restartSource(_ generation: Int) {
+    source.stop()
+    let (sensors, interval) = state.withLock { ($0.sensors, $0.interval) }
+    startWatchdog(generation)
+    // Strong capture: a running manager keeps itself alive until updates stop.
+    source.start(sensors: sensors, interval: interval) { [self] event in handle(event, generation) }
+  }
+
+  private func finishStreams() {
+    let continuations = state.withLock { state in
+      defer { state.continuations = [:] }
+      return Array(state.continuations.values)
+    }
+    continuations.forEach { $0.finish() }
+  }
+
+  private func handle(_ event: MotionSourceEvent, _ generation: Int) {
+    let outcome: (events: [MotionEvent], final: Bool)? = state.withLock { state in
+      guard state.running, state.generation == generation else { return nil }
+      var events: [MotionEvent] = []
+      var final = false
+      switch event {
+      case .reading(let reading):
+        noteReading(&state)
+        state.seen.insert(reading.sensor)
+        events = readingEvents(reading, &state)
+      case .deviceUnits(let reading):
+        noteReading(&state)
+        let update: MotionUpdate =
+          switch reading.sensor {
+          case .accelerometer: .accelerometer
+          case .gyroscope: .gyro
+          case .magnetometer: .magnetometer
+          case .attitude: .deviceMotion
+          }
+        if state.active.contains(update) { events.append(.deviceUnits(reading)) }
+      case .reportedAttitude(let reported):
+        noteReading(&state)
+        events = reportedEvents(reported, &state)
+      case .error(let error):
+        if error.code == .sensorUnavailable, let sensor = error.sensor, !Self.required(state.active).contains(sensor) {
+          break
+        }
+        if error.code == .sourceEnded {
+          if let shake = state.recognizer.finish(time: state.accelerometerData?.timestamp ?? 0) {
+            events.append(.shake(shake))
+          }
+          for kind in Self.required(state.active).subtracting(state.seen).sorted() {
+            events.append(
+              .failure(
+                MotionError(.sensorUnavailable, "\(source.name) has no \(kind.rawValue) readings", sensor: kind)))
+          }
+        }
+        events.append(.failure(error))
+        final = error.isFinal
+      }
+      guard !events.isEmpty else { return nil }
+      if final { markStopped(&state) }
+      return (events, final)
+    }
+    guard let outcome else { return }
+    outcome.events.forEach { deliver($0, generation) }
+    if outcome.final {
+      source.stop()
+      callbackQueue.async { [self] in finishStreams() }
+    }
+  }
+
+  private func noteReading(_ state: inout State) {
+    state.lastReadingAt = SystemClock.monotonic()
+    state.silenceReported = false
+  }
+
+  /// Whether an update of `kind` at `time` is due by its interval (a tenth of it spare,
+  /// so that a sensor at exactly the rate is not thinned to half).
+  private static func due(_ kind: MotionUpdate, _ time: Double, _ state: inout State) -> Bool {
+    guard state.active.contains(kind) else { return false }
+    let interval = state.intervals[kind] ?? 0.1
+    if let last = state.lastDelivered[kind], time >= last, time - last < interval * 0.9 { return false }
+    state.lastDelivered[kind] = time
+    return true
+  }
+
+  private func readingEvents(_ reading: SensorReading, _ state: inout State) -> [MotionEvent] {
+    var events: [MotionEvent] = []
+    switch reading.sensor {
+    case .accelerometer:
+      let data = AccelerometerData(timestamp: reading.time, acceleration: reading.vector)
+      state.accelerometerData = data
+      if Self.due(.accelerometer, reading.time, &state) { events.append(.accelerometer(data)) }
+    case .gyroscope:
+      let data = GyroData(timestamp: reading.time, rotationRate: reading.vector)
+      state.gyroData = data
+      state.lastRotation = reading.vector
+      state.lastRotationTime = reading.time
+      if Self.due(.gyro, reading.time, &state) { events.append(.gyro(data)) }
+    case .magnetometer:
+      let data = MagnetometerData(timestamp: reading.time, magneticField: reading.vector)
+      state.magnetometerData = data
+      if Self.due(.magnetometer, reading.time, &state) { events.append(.magnetometer(data)) }
+    case .attitude:
+      break
+    }
+    let motion = state.estimator.add(reading)
+    if let motion {
+      state.deviceMotion = motion
+      if Self.due(.deviceMotion, reading.time, &state) { events.append(.deviceMotion(motion)) }
+      if state.active.contains(.heading), let heading = heading(of: motion, &state) { events.append(.heading(heading)) }
+    }
+    if reading.sensor == .accelerometer, state.active.contains(.shake) {
+      // User acceleration from the estimator; before it has one, gravity is unknown and
+      // nothing can be a peak.
+      let user = motion?.userAcceleration ?? .zero
+      let rotation = state.lastRotationTime.map { reading.time - $0 <= 0.5 } == true ? state.lastRotation : nil
+      for shake in state.recognizer.add(
+        time: reading.time, acceleration: reading.vector, userAcceleration: user, rotationRate: rotation)
+      {
+        events.append(.shake(shake))
+      }
+    }
+    return events
+  }
+
+  private func reportedEvents(_ reported: ReportedAttitude, _ state: inout State) -> [MotionEvent] {
+    var events: [MotionEvent] = []
+    if let heading = reported.heading, let pitch = reported.pitch, let roll = reported.roll {
+      let attitude = MotionAttitude(heading: heading, pitch: pitch, roll: roll, referenceFrame: .trueNorth)
+      let down = attitude.quaternion.conjugate.rotate(MotionVector(x: 0, y: 0, z: -1))
+      let motion = DeviceMotion(
+        timestamp: reported.time, attitude: attitude, rotationRate: nil, gravity: down, userAcceleration: nil,
+        magneticField: nil, attitudeSource: .reported)
+      state.deviceMotion = motion
+      if Self.due(.deviceMotion, reported.time, &state) { events.append(.deviceMotion(motion)) }
+    }
+    if state.active.contains(.heading), let direction = reported.heading {
+      var heading = Heading(source: "gpsd ATT")
+      heading.trueHeading = HeadingMath.normalized(direction)
+      heading.attitude = Attitude(roll: reported.roll, pitch: reported.pitch, dip: reported.dip)
+      heading.device = reported.device
+      if let filtered = filtered(heading, reported.time, &state) { events.append(.heading(filtered)) }
+    }
+    return events
+  }
+
+  /// The heading of a device motion whose frame has a north.
+  private func heading(of motion: DeviceMotion, _ state: inout State) -> Heading? {
+    guard let direction = motion.heading else { return nil }
+    var heading = Heading(
+      source: motion.attitudeSource == .quaternionSensor ? "quaternion sensor" : "tilt-compensated compass")
+    let degrees = 180 / Double.pi
+    heading.attitude = Attitude(
+      roll: motion.attitude.roll * degrees, pitch: motion.attitude.pitch * degrees, yaw: motion.attitude.yaw * degrees)
+    if motion.attitude.referenceFrame == .trueNorth {
+      heading.trueHeading = direction
+    } else {
+      heading.magneticHeading = direction
+      if let place = state.declinationPosition {
+        let year = 1970 + motion.timestamp / (365.2425 * 86400)
+        let declination = MagneticModel.wmm2025.declination(
+          latitude: place.latitude, longitude: place.longitude, year: year)
+        heading.declination = declination
+        heading.declinationSource = .wmm2025
+        heading.trueHeading = HeadingMath.normalized(direction + declination)
+      }
+    }
+    return filtered(heading, motion.timestamp, &state)
+  }
+
+  /// `heading`, stamped, unless the heading filter or the interval leaves it out.
+  private func filtered(_ heading: Heading, _ time: Double, _ state: inout State) -> Heading? {
+    var heading = heading
+    heading.timestamp = Timestamp(microsecondsSinceEpoch: Int64((time * 1e6).rounded()))
+    heading.timeOfDay = heading.timestamp?.timeOfDay
+    if let direction = heading.direction, let last = state.heading?.direction, state.headingFilter > 0,
+      HeadingMath.difference(direction, last) < state.headingFilter
+    {
+      return nil
+    }
+    guard Self.due(.heading, time, &state) else { return nil }
+    state.heading = heading
+    return heading
+  }
+
+  private func startWatchdog(_ generation: Int) {
+    let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+    timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+    timer.setEventHandler { [self] in
+      let silence: Double? = state.withLock { state in
+        guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
+        else { return nil }
+        let timeout = max(state.watchdogTimeout, 5 * state.interval)
+        let quiet = SystemClock.monotonic() - state.lastReadingAt
+        guard quiet > timeout else { return nil }
+        state.silenceReported = true
+        return timeout
+      }
+      if let silence {
+        let seconds = silence == silence.rounded() ? String(Int(silence)) : String(silence)
+        deliver(.failure(MotionError(.unknown, "no readings from \(source.name) for \(seconds) s")), generation)
+      }
+    }
+    state.withLock { state in
+      state.timer?.cancel()
+      state.timer = timer
+    }
+    timer.resume()
+  }
+
+  private func deliver(_ event: MotionEvent, _ generation: Int) {
+    if inFlight.wait(timeout: .now()) == .timedOut {
+      state.withLock { $0.deliveriesWaiting += 1 }
+      defer {
+        state.withLock { state in
+          state.deliveriesWaiting -= 1
+          state.lastReadingAt = SystemClock.monotonic()
+        }
+      }
+      while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+        if state.withLock({ $0.generation != generation }) { return }
+      }
+    }
+    callbackQueue.async { [self] in
+      defer { inFlight.signal() }
+      let current = state.withLock { state in
+        state.generation == generation ? (state.delegate, Array(state.continuations.values)) : nil
+      }
+      guard let (delegate, continuations) = current else { return }
+      switch event {
+      case .accelerometer(let data): delegate?.motionManager(self, didUpdateAccelerometer: data)
+      case .gyro(let data): delegate?.motionManager(self, didUpdateGyro: data)
+      case .magnetometer(let data): delegate?.motionManager(self, didUpdateMagnetometer: data)
+      case .deviceMotion(let motion): delegate?.motionManager(self, didUpdateDeviceMotion: motion)
+      case .heading(let heading): delegate?.motionManager(self, didUpdateHeading: heading)
+      case .deviceUnits(let reading): delegate?.motionManager(self, didReceiveDeviceUnits: reading)
+      case .failure(let error): delegate?.motionManager(self, didFailWithError: error)
+      case .shake(let shake):
+        switch shake.phase {
+        case .began: delegate?.motionBegan(self, shake: shake)
+        case .ended: delegate?.motionEnded(self, shake: shake)
+        case .cancelled: delegate?.motionCancelled(self, shake: shake)
+        }
+      }
+      for continuation in continuations { offer(event, to: continuation, generation) }
+    }
+  }
+
+  /// Hands `event` to an ``updates`` consumer, waiting while its buffer is full (the
+  /// source waits with it) until it takes one, ends, or updates stop.
+  private func offer(_ event: MotionEvent, to continuation: AsyncStream<MotionEvent>.Continuation, _ generation: Int) {
+    while case .dropped = continuation.yield(event) {
+      usleep(2000)
+      if state.withLock({ $0.generation != generation }) { break }
+    }
+  }
+}

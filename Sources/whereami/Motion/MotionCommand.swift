@@ -1,0 +1,247 @@
+import Dispatch
+import Foundation
+import LocationKit
+import MotionKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `whereami motion [SOURCE]`: accelerometer, gyroscope, magnetometer, attitude and
+/// heading lines, or shakes, from the kernel's IIO sensors, gpsd or a recorded log.
+enum MotionCommand {
+  static let sourceVariable = "WHEREAMI_MOTION_SOURCE"
+
+  static let spec = CommandSpec(
+    name: "motion",
+    abstract:
+      "Print acceleration, rotation rate, magnetic field, attitude and heading from motion sensors (Linux IIO, gpsd, a recorded log), or shakes.",
+    arguments: "[SOURCE]",
+    minimumArguments: 0,
+    maximumArguments: 1,
+    options: [
+      OptionSpec(
+        name: "interval", value: "SECONDS",
+        help: "At most one line of each kind per interval (default 0.1); a live sensor is read this often."),
+      OptionSpec(name: "json", value: nil, help: "One JSON object per line (ACC, GYRO, MAG, ATT, SHAKE)."),
+      OptionSpec(name: "shake", value: nil, help: "Print only shakes: began, ended, cancelled."),
+      OptionSpec(
+        name: "sensors", value: "LIST",
+        help:
+          "What to print, comma-separated: accel, gyro, mag, attitude, heading (default all the source has; a kind asked for here and missing is an error)."
+      ),
+      OptionSpec(name: "record", value: "FILE", help: "Also write every reading to FILE as a sensor log (CSV)."),
+      OptionSpec(
+        name: "speed", value: "X", help: "Replay a log X times faster (default 1; 0 as fast as it reads)."),
+      OptionSpec(name: "count", value: "N", help: "Stop after N lines."),
+      OptionSpec(
+        name: "position", value: "LAT,LON",
+        help: "Where the device is, for the declination that gives true headings (WMM2025)."),
+      OptionSpec(
+        name: "wait", value: nil, help: "Keep trying a gpsd source that does not answer (without it, exit code 69)."),
+    ],
+    discussion: """
+      SOURCE is iio (the kernel's sensors under /sys/bus/iio/devices, the default), iio:DIRECTORY (a directory laid out the same way, or one device's), gpsd://[HOST][:PORT][/DEVICE] (gpsd's ATT reports), a sensor log recorded with --record, or - for standard input. WHEREAMI_MOTION_SOURCE sets the default.
+      Units: acceleration in g (gravity included; a device lying face up reads z -1 g), rotation rate in rad/s, magnetic field in µT, angles in degrees. gpsd's acceleration, rotation and field are printed in the device's own units, which gpsd does not state.
+      A shake is more than four peaks over 1.5 g (gravity removed) within 1.5 s: began at the second peak, ended 0.5 s after the last one, cancelled when the peaks stop too soon or the device is put down.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) {
+    var text = arguments.positionals.first
+    if text == nil, let fromEnvironment = ProcessInfo.processInfo.environment[sourceVariable], !fromEnvironment.isEmpty
+    {
+      text = fromEnvironment
+    }
+    let address: MotionSourceAddress
+    do throws(MotionError) {
+      address = try MotionSourceAddress(text ?? "iio")
+    } catch {
+      throw CommandError(message: "motion: \(error.message)", code: .usage)
+    }
+    var interval = 0.1
+    if let value = arguments.value("interval") {
+      guard let seconds = Double(value), seconds.isFinite, seconds >= 0.001 else {
+        throw CommandError(
+          message: "motion: --interval '\(value)' is not a number of seconds from 0.001 up", code: .usage)
+      }
+      interval = seconds
+    }
+    var speed: Double? = 1
+    if let value = arguments.value("speed") { speed = try WatchCommand.parseSpeed(value, command: "motion") }
+    var count: Int?
+    if let value = arguments.value("count") {
+      guard let number = Int(value), number > 0 else {
+        throw CommandError(message: "motion: --count '\(value)' is not a positive whole number", code: .usage)
+      }
+      count = number
+    }
+    var updates: Set<MotionUpdate> = [.accelerometer, .gyro, .magnetometer, .deviceMotion, .heading]
+    let explicit = arguments.value("sensors") != nil
+    if let list = arguments.value("sensors") {
+      updates = []
+      for name in list.split(separator: ",") {
+        switch name.lowercased() {
+        case "accel", "accelerometer", "acc": updates.insert(.accelerometer)
+        case "gyro", "gyroscope": updates.insert(.gyro)
+        case "mag", "magnetometer": updates.insert(.magnetometer)
+        case "attitude", "motion", "devicemotion": updates.insert(.deviceMotion)
+        case "heading": updates.insert(.heading)
+        default:
+          throw CommandError(
+            message: "motion: --sensors: '\(name)' is not one of accel, gyro, mag, attitude, heading", code: .usage)
+        }
+      }
+      guard !updates.isEmpty else { throw CommandError(message: "motion: --sensors is empty", code: .usage) }
+    }
+    if arguments.has("shake") { updates = [.shake] }
+    var position: (latitude: Double, longitude: Double)?
+    if let value = arguments.value("position") {
+      let parts = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90,
+        abs(longitude) <= 180
+      else {
+        throw CommandError(message: "motion: --position '\(value)' is not LAT,LON in degrees", code: .usage)
+      }
+      position = (latitude, longitude)
+    }
+    var source = address.makeSource(speed: address.isLive ? nil : speed)
+    var recorder: MotionRecorder?
+    if let path = arguments.value("record") {
+      do throws(SystemError) {
+        recorder = try MotionRecorder(source, path: path)
+        source = recorder!
+      } catch {
+        throw CommandError(
+          message: "motion: cannot write \(path): \(error.reason)",
+          code: error.isPermissionDenied ? .permissionDenied : .ioError)
+      }
+    }
+    let session = MotionSession(
+      source: source, json: arguments.has("json"), count: count, reportsMissing: explicit || arguments.has("shake"),
+      waits: arguments.has("wait"))
+    session.manager.accelerometerUpdateInterval = interval
+    session.manager.gyroUpdateInterval = interval
+    session.manager.magnetometerUpdateInterval = interval
+    session.manager.deviceMotionUpdateInterval = interval
+    session.manager.declinationPosition = position
+    var code = session.run(updates)
+    if let failure = recorder?.failure {
+      printError("whereami motion: cannot write \(arguments.value("record")!): \(failure.reason)")
+      code = .ioError
+    }
+    if code != .success { throw CommandError(message: nil, code: code) }
+  }
+}
+
+/// Runs a motion manager until the source ends, a final error, `--count` lines, or an
+/// interrupt, printing each event and each error.
+final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
+  // @unchecked Sendable: the mutable properties are touched only on `queue`, the
+  // manager's callback queue (the signal handler runs on it too).
+  let manager: MotionManager
+  private let queue = DispatchQueue(label: "whereami.motion")
+  private let json: Bool
+  private var remaining: Int?
+  private let reportsMissing: Bool
+  private let waits: Bool
+  private var output = OutputStream(descriptor: STDOUT_FILENO, flushingEachLine: true)
+  private var exitCode = ExitCode.success
+  private var answered = false
+  private var finished = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(source: any MotionSource, json: Bool, count: Int?, reportsMissing: Bool, waits: Bool) {
+    manager = MotionManager(source: source, callbackQueue: queue)
+    self.json = json
+    remaining = count
+    self.reportsMissing = reportsMissing
+    self.waits = waits
+    manager.delegate = self
+  }
+
+  func run(_ updates: Set<MotionUpdate>) -> ExitCode {
+    queue.sync {
+      Interrupts.handle(on: queue) { [self] _ in finish() }
+    }
+    manager.start(updates)
+    done.wait()
+    manager.stopUpdates()
+    Interrupts.reset()
+    return queue.sync {
+      output.flush()
+      if let failure = output.failure {
+        printError("whereami motion: \(failure.message ?? "cannot write output")")
+        return .ioError
+      }
+      return exitCode
+    }
+  }
+
+  private func finish() {
+    guard !finished else { return }
+    finished = true
+    done.signal()
+  }
+
+  private func show(_ event: MotionEvent) {
+    guard !finished else { return }
+    answered = true
+    guard let line = json ? MotionLines.json(event) : MotionLines.text(event) else { return }
+    output.write(line + "\n")
+    if output.isClosed { return finish() }
+    if let left = remaining {
+      remaining = left - 1
+      if left <= 1 { finish() }
+    }
+  }
+
+  func motionManager(_ manager: MotionManager, didUpdateAccelerometer data: AccelerometerData) {
+    show(.accelerometer(data))
+  }
+  func motionManager(_ manager: MotionManager, didUpdateGyro data: GyroData) { show(.gyro(data)) }
+  func motionManager(_ manager: MotionManager, didUpdateMagnetometer data: MagnetometerData) {
+    show(.magnetometer(data))
+  }
+  func motionManager(_ manager: MotionManager, didUpdateDeviceMotion motion: DeviceMotion) {
+    show(.deviceMotion(motion))
+  }
+  func motionManager(_ manager: MotionManager, didUpdateHeading heading: Heading) { show(.heading(heading)) }
+  func motionManager(_ manager: MotionManager, didReceiveDeviceUnits reading: SensorReading) {
+    show(.deviceUnits(reading))
+  }
+  func motionBegan(_ manager: MotionManager, shake: ShakeEvent) { show(.shake(shake)) }
+  func motionEnded(_ manager: MotionManager, shake: ShakeEvent) { show(.shake(shake)) }
+  func motionCancelled(_ manager: MotionManager, shake: ShakeEvent) { show(.shake(shake)) }
+
+  func motionManager(_ manager: MotionManager, didFailWithError error: MotionError) {
+    guard !finished else { return }
+    switch error.code {
+    case .sourceEnded:
+      if !error.message.hasPrefix("end of ") || error.message.contains("skipped") || error.message.contains("header") {
+        printError("whereami motion: \(error.message)")
+      }
+      if error.message.contains("no header") { exitCode = .dataError }
+    case .sensorUnavailable where !error.isFinal && !reportsMissing:
+      break
+    case .cannotConnect where !answered && !waits:
+      var message = error.message
+      if message.hasSuffix("; retrying") { message.removeLast("; retrying".count) }
+      printError("whereami motion: \(message) (--wait keeps trying)")
+      exitCode = .unavailable
+      return finish()
+    default:
+      printError("whereami motion: \(error.description)")
+    }
+    if error.code == .sensorUnavailable && reportsMissing && !error.isFinal { exitCode = .unavailable }
+    guard error.isFinal else { return }
+    switch error.code {
+    case .denied: exitCode = .permissionDenied
+    case .sourceNotFound: exitCode = .noInput
+    case .invalidSource: exitCode = .usage
+    case .sensorUnavailable: exitCode = .unavailable
+    case .sourceEnded: break
+    default: exitCode = .ioError
+    }
+    finish()
+  }
+}
