@@ -34,6 +34,7 @@ let package = Package(
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
+    .testTarget(name: "MotionKitTests", dependencies: ["MotionKit", "LocationKit", "TestSupport"]),
     .testTarget(name: "TrackExportTests", dependencies: ["TrackExport", "Geodesy", "LocationKit", "NMEA"]),
     .testTarget(
       name: "WhereAmITests", dependencies: ["whereami", "TrackExport", "LocationKit", "NMEA", "TestSupport"],

@@ -67,8 +67,8 @@ extension String {
 
 // Before anything starts a thread, so that every thread blocks them (see Interrupts).
 // The commands that follow a source handle them; until they do, the signals wait.
-Interrupts.install(
-  holding: ["print", "replay", "trips", "watch", "export", "motion"].contains(CommandLine.arguments.dropFirst().first ?? ""))
+let followsSource = ["print", "replay", "trips", "watch", "export", "motion"]
+Interrupts.install(holding: followsSource.contains(CommandLine.arguments.dropFirst().first ?? ""))
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)
 

@@ -33,10 +33,9 @@ public final class MotionManager: Sendable {
     var generation = 0
     var sensors: Set<SensorKind> = []
     var interval = 0.1
-    var estimator = AttitudeEstimator()
+    var analysis = MotionAnalysis()
     var gravityTimeConstant = 0.5
     var shakeOptions = ShakeRecognizer.Options()
-    var recognizer = ShakeRecognizer()
     var lastDelivered: [MotionUpdate: Double] = [:]
     var accelerometerData: AccelerometerData?
     var gyroData: GyroData?
@@ -46,8 +45,6 @@ public final class MotionManager: Sendable {
     var headingFilter = 1.0
     var declinationPosition: (latitude: Double, longitude: Double)?
     var seen: Set<SensorKind> = []
-    var lastRotation: MotionVector?
-    var lastRotationTime: Double?
     var lastReadingAt = 0.0
     var silenceReported = false
     var watchdogTimeout = 2.0
@@ -252,8 +249,9 @@ public final class MotionManager: Sendable {
     state.sensors = fresh ? sensors : sensors.union(state.sensors)
     state.interval = interval
     if fresh {
-      state.estimator = AttitudeEstimator(gravityTimeConstant: state.gravityTimeConstant)
-      state.recognizer = ShakeRecognizer(options: state.shakeOptions)
+      state.analysis = MotionAnalysis(
+        estimator: AttitudeEstimator(gravityTimeConstant: state.gravityTimeConstant),
+        recognizer: ShakeRecognizer(options: state.shakeOptions))
       state.lastDelivered = [:]
       state.seen = []
       state.silenceReported = false
@@ -320,7 +318,7 @@ public final class MotionManager: Sendable {
           break
         }
         if error.code == .sourceEnded {
-          if let shake = state.recognizer.finish(time: state.accelerometerData?.timestamp ?? 0) {
+          if let shake = state.analysis.finish(time: state.accelerometerData?.timestamp ?? 0) {
             events.append(.shake(shake))
           }
           for kind in Self.required(state.active).subtracting(state.seen).sorted() {
@@ -369,8 +367,6 @@ public final class MotionManager: Sendable {
     case .gyroscope:
       let data = GyroData(timestamp: reading.time, rotationRate: reading.vector)
       state.gyroData = data
-      state.lastRotation = reading.vector
-      state.lastRotationTime = reading.time
       if Self.due(.gyro, reading.time, &state) { events.append(.gyro(data)) }
     case .magnetometer:
       let data = MagnetometerData(timestamp: reading.time, magneticField: reading.vector)
@@ -379,23 +375,14 @@ public final class MotionManager: Sendable {
     case .attitude:
       break
     }
-    let motion = state.estimator.add(reading)
+    state.analysis.recognizesShakes = state.active.contains(.shake)
+    let (motion, shakes) = state.analysis.add(reading)
     if let motion {
       state.deviceMotion = motion
       if Self.due(.deviceMotion, reading.time, &state) { events.append(.deviceMotion(motion)) }
       if state.active.contains(.heading), let heading = heading(of: motion, &state) { events.append(.heading(heading)) }
     }
-    if reading.sensor == .accelerometer, state.active.contains(.shake) {
-      // User acceleration from the estimator; before it has one, gravity is unknown and
-      // nothing can be a peak.
-      let user = motion?.userAcceleration ?? .zero
-      let rotation = state.lastRotationTime.map { reading.time - $0 <= 0.5 } == true ? state.lastRotation : nil
-      for shake in state.recognizer.add(
-        time: reading.time, acceleration: reading.vector, userAcceleration: user, rotationRate: rotation)
-      {
-        events.append(.shake(shake))
-      }
-    }
+    events += shakes.map(MotionEvent.shake)
     return events
   }
 

@@ -95,8 +95,11 @@ public struct Quaternion: Sendable, Equatable, Hashable {
 
   /// The angle in radians between this rotation and `other` (0 ... π).
   public func angle(to other: Quaternion) -> Double {
-    let dot = abs(x * other.x + y * other.y + z * other.z + w * other.w)
-    return 2 * acos(min(1, dot))
+    // From the difference rotation's parts: atan2 keeps small angles exact, where
+    // acos of a dot product near 1 loses half the digits.
+    let d = self.conjugate * other
+    let vector = (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+    return 2 * atan2(vector, abs(d.w))
   }
 }
 

@@ -9,14 +9,16 @@
 ///   ``Options/window`` (1.5 s).
 /// - **Began** is reported at the second peak within the window: a sequence that may
 ///   become a shake, dated at its first peak. A lone bump reports nothing.
-/// - **Ended** is reported when a sequence that became a shake has had no peak for
-///   ``Options/quietTime`` (0.5 s): duration from its first peak to its last.
-/// - **Cancelled** is reported when a sequence that began stops before it became a shake
-///   (no peak for the quiet time, or no shake within twice the window), or when the
-///   device is put down during it: for ``Options/restDuration`` (0.3 s) every axis of the
-///   raw acceleration stays within ``Options/restRange`` (0.02 g, peak to peak) and the
-///   rotation rate, when a gyroscope reports, below ``Options/restRotation`` (0.1 rad/s).
-///   A hand is never that still; a table is.
+/// - Once the last peak has been over for ``Options/quietTime`` (0.5 s), a sequence that
+///   became a shake has **ended**, unless the device is at rest then, which means it was
+///   put down: **cancelled**. A sequence that did not become a shake is cancelled too
+///   (peaks stopped too soon; or no shake within twice the window).
+/// - **At rest**: over the last ``Options/restDuration`` (0.3 s) the raw acceleration,
+///   smoothed over 30 ms, varies by less than ``Options/restDeviation`` (0.004 g standard
+///   deviation) on every axis, and the rotation rate, when a gyroscope reports, stays
+///   below ``Options/restRotation`` (0.1 rad/s). The smoothing lets a sensor's white noise
+///   of up to about 0.006 g RMS, sampled at 50 Hz or faster, read as still; a hand's
+///   tremor and sway do not.
 public struct ShakeRecognizer: Sendable {
   /// The thresholds and times; every one can be changed.
   public struct Options: Sendable, Equatable {
@@ -25,7 +27,7 @@ public struct ShakeRecognizer: Sendable {
     public var peaks = 5
     public var window = 1.5
     public var quietTime = 0.5
-    public var restRange = 0.02
+    public var restDeviation = 0.004
     public var restRotation = 0.1
     public var restDuration = 0.3
 
@@ -38,6 +40,7 @@ public struct ShakeRecognizer: Sendable {
     var start: Double
     var peakTimes: [Double]
     var lastPeak: Double
+    var lastPeakEnd: Double?
     var count: Int
     var strongest: Double
     var isShake = false
@@ -47,8 +50,12 @@ public struct ShakeRecognizer: Sendable {
   private var inPeak = false
   /// Peaks before a sequence began: each one's time and height.
   private var pendingPeaks: [(time: Double, height: Double)] = []
-  /// The raw acceleration's range since the device may have come to rest.
-  private var rest: (since: Double, low: MotionVector, high: MotionVector)?
+  /// The smoothed raw acceleration over the last rest duration (bounded by the sensor's
+  /// rate times that duration), and whether the rotation rate exceeded the rest limit
+  /// then.
+  private var recent: [(time: Double, value: MotionVector, turning: Bool)] = []
+  /// The smoothing's time constant, seconds.
+  static let restSmoothing = 0.03
 
   public init(options: Options = Options()) { self.options = options }
 
@@ -62,10 +69,14 @@ public struct ShakeRecognizer: Sendable {
   ) -> [ShakeEvent] {
     var events: [ShakeEvent] = []
     let height = userAcceleration.largestComponent
+    noteStillness(time, acceleration, rotationRate)
     // Peaks: a rising edge over the threshold, ended below half of it.
     var newPeak = false
     if inPeak {
-      if height < options.lightThreshold / 2 { inPeak = false }
+      if height < options.lightThreshold / 2 {
+        inPeak = false
+        sequence?.lastPeakEnd = time
+      }
     } else if height > options.lightThreshold {
       inPeak = true
       newPeak = true
@@ -78,23 +89,26 @@ public struct ShakeRecognizer: Sendable {
       }
     }
 
-    if let current = sequence {
-      if let reason = cancellation(current, time: time, acceleration: acceleration, rotationRate: rotationRate) {
-        events.append(event(.cancelled, current, time: time, reason: reason))
+    if let current = sequence, !inPeak {
+      let atRest = isAtRest(time)
+      if let end = current.lastPeakEnd, time - end >= options.quietTime {
+        if current.isShake && !atRest {
+          events.append(event(.ended, current, time: time))
+        } else {
+          events.append(event(.cancelled, current, time: time, reason: atRest ? .putDown : .incomplete))
+        }
         sequence = nil
-        rest = nil
-      } else if current.isShake, !newPeak, time - current.lastPeak > options.quietTime {
-        events.append(event(.ended, current, time: time))
+      } else if !current.isShake, time - current.start > 2 * options.window {
+        events.append(event(.cancelled, current, time: time, reason: .incomplete))
         sequence = nil
-        rest = nil
       }
     }
 
     guard newPeak else { return events }
-    rest = nil
     if var current = sequence {
       current.count += 1
       current.lastPeak = time
+      current.lastPeakEnd = nil
       current.peakTimes = current.peakTimes.filter { time - $0 <= options.window } + [time]
       if !current.isShake, current.peakTimes.count >= options.peaks { current.isShake = true }
       sequence = current
@@ -118,39 +132,40 @@ public struct ShakeRecognizer: Sendable {
     defer {
       sequence = nil
       pendingPeaks = []
-      rest = nil
+      recent = []
       inPeak = false
     }
     return sequence.map { event(.cancelled, $0, time: time, reason: .sourceEnded) }
   }
 
-  private mutating func cancellation(
-    _ current: Sequence, time: Double, acceleration: MotionVector, rotationRate: MotionVector?
-  ) -> ShakeEvent.CancelReason? {
-    if !current.isShake {
-      if time - current.lastPeak > options.quietTime { return .incomplete }
-      if time - current.start > 2 * options.window { return .incomplete }
+  private mutating func noteStillness(_ time: Double, _ acceleration: MotionVector, _ rotationRate: MotionVector?) {
+    var value = acceleration
+    if let previous = recent.last, time > previous.time, time - previous.time < 1 {
+      let step = time - previous.time
+      value = previous.value + (acceleration - previous.value) * (step / (Self.restSmoothing + step))
+    } else if let previous = recent.last, time <= previous.time || time - previous.time >= 1 {
+      recent = []
     }
-    // Rest: the raw acceleration's range over the rest duration.
-    let still = rotationRate.map { $0.largestComponent < options.restRotation } ?? true
-    guard still, !inPeak else {
-      rest = nil
-      return nil
+    let turning = rotationRate.map { $0.largestComponent >= options.restRotation } ?? false
+    recent.append((time, value, turning))
+    if let first = recent.first, time - first.time > options.restDuration {
+      recent.removeFirst(recent.prefix { time - $0.time > options.restDuration }.count)
     }
-    guard var range = rest else {
-      rest = (time, acceleration, acceleration)
-      return nil
-    }
-    range.low = MotionVector(
-      x: min(range.low.x, acceleration.x), y: min(range.low.y, acceleration.y), z: min(range.low.z, acceleration.z))
-    range.high = MotionVector(
-      x: max(range.high.x, acceleration.x), y: max(range.high.y, acceleration.y), z: max(range.high.z, acceleration.z))
-    if (range.high - range.low).largestComponent > options.restRange {
-      rest = (time, acceleration, acceleration)
-      return nil
-    }
-    rest = range
-    return time - range.since >= options.restDuration ? .putDown : nil
+  }
+
+  private func isAtRest(_ time: Double) -> Bool {
+    guard let first = recent.first, recent.count >= 3, time - first.time >= 0.8 * options.restDuration,
+      !recent.contains(where: \.turning)
+    else { return false }
+    let count = Double(recent.count)
+    let mean = recent.reduce(MotionVector.zero) { $0 + $1.value } * (1 / count)
+    let variance =
+      recent.reduce(MotionVector.zero) { total, sample in
+        let d = sample.value - mean
+        return total + MotionVector(x: d.x * d.x, y: d.y * d.y, z: d.z * d.z)
+      } * (1 / count)
+    let limit = options.restDeviation * options.restDeviation
+    return variance.x < limit && variance.y < limit && variance.z < limit
   }
 
   private func event(
