@@ -36,7 +36,7 @@ public final class MotionManager: Sendable {
     var analysis = MotionAnalysis()
     var gravityTimeConstant = 0.5
     var shakeOptions = ShakeRecognizer.Options()
-    var lastDelivered: [MotionUpdate: Double] = [:]
+    var nextDue: [MotionUpdate: Double] = [:]
     var accelerometerData: AccelerometerData?
     var gyroData: GyroData?
     var magnetometerData: MagnetometerData?
@@ -190,6 +190,8 @@ public final class MotionManager: Sendable {
       if state.active.isEmpty {
         let wasRunning = state.running
         markStopped(&state)
+        // Queued callbacks see the new generation and are dropped.
+        state.generation += 1
         return (nil, wasRunning)
       }
       return (reconfigure(&state), false)
@@ -252,7 +254,7 @@ public final class MotionManager: Sendable {
       state.analysis = MotionAnalysis(
         estimator: AttitudeEstimator(gravityTimeConstant: state.gravityTimeConstant),
         recognizer: ShakeRecognizer(options: state.shakeOptions))
-      state.lastDelivered = [:]
+      state.nextDue = [:]
       state.seen = []
       state.silenceReported = false
       state.heading = nil
@@ -261,10 +263,10 @@ public final class MotionManager: Sendable {
     return state.generation
   }
 
+  /// Updates are over (stopped, or a final error): the deliveries already made still run.
   private func markStopped(_ state: inout State) {
     state.running = false
     state.active = []
-    state.generation += 1
     state.timer?.cancel()
     state.timer = nil
   }
@@ -347,13 +349,17 @@ public final class MotionManager: Sendable {
     state.silenceReported = false
   }
 
-  /// Whether an update of `kind` at `time` is due by its interval (a tenth of it spare,
-  /// so that a sensor at exactly the rate is not thinned to half).
+  /// Whether an update of `kind` at `time` is due by its interval. Due times follow a
+  /// schedule (one interval after the last due time, not after the last delivery), with
+  /// 2 % spare, so that a sensor read at exactly the rate, with some jitter, is neither
+  /// thinned to half nor drifts; after a gap (or time going back) the schedule restarts.
   private static func due(_ kind: MotionUpdate, _ time: Double, _ state: inout State) -> Bool {
     guard state.active.contains(kind) else { return false }
     let interval = state.intervals[kind] ?? 0.1
-    if let last = state.lastDelivered[kind], time >= last, time - last < interval * 0.9 { return false }
-    state.lastDelivered[kind] = time
+    if let next = state.nextDue[kind], time < next - 0.02 * interval, time > next - 2 * interval { return false }
+    var next = (state.nextDue[kind] ?? time) + interval
+    if next <= time || next > time + 2 * interval { next = time + interval }
+    state.nextDue[kind] = next
     return true
   }
 

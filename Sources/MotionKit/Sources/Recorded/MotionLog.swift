@@ -64,7 +64,8 @@ public enum MotionLog {
       $0.trimmedBlanks
     }
     guard fields.count == 5 || fields.count == 6 else {
-      throw LineError(reason: "\(fields.count) fields where 5 or 6 (time,sensor,x,y,z[,w]) belong")
+      let count = fields.count == 1 ? "1 field" : "\(fields.count) fields"
+      throw LineError(reason: "\(count) where 5 or 6 (time,sensor,x,y,z[,w]) belong")
     }
     guard let time = Double(fields[0]), time.isFinite else {
       throw LineError(reason: "the time '\(fields[0].prefix(40))' is not a number")
