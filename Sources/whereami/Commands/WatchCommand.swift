@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocationKit
+import MotionKit
 
 #if canImport(Glibc)
   import Glibc
@@ -28,6 +29,9 @@ enum WatchCommand {
       ),
       OptionSpec(
         name: "units", value: "UNITS", help: "metric (the default, or $WHEREAMI_UNITS), imperial or nautical."),
+      OptionSpec(
+        name: "motion", value: "SOURCE",
+        help: "Also show acceleration, attitude, heading and shakes from a motion source (iio, iio:DIR, a sensor log)."),
     ] + SourceRun.specs,
     discussion: """
       SOURCE is gpsd://HOST[:PORT][/DEVICE] (default $WHEREAMI_SOURCE, else
@@ -58,8 +62,18 @@ enum WatchCommand {
     } else {
       display = LineDisplay()
     }
+    var motion: (any MotionSource)?
+    if let text = arguments.value("motion") {
+      do throws(MotionError) {
+        let address = try MotionSourceAddress(text)
+        // A sensor log keeps its own pace (times --speed when given), whatever the position's.
+        motion = address.makeSource(speed: address.isLive ? nil : arguments.value("speed") != nil ? speed : 1)
+      } catch {
+        throw CommandError(message: "watch: --motion: \(error.message)", code: .usage)
+      }
+    }
     let session = WatchSession(
-      source: source, model: WatchModel(sourceName: source.name, options: options), display: display)
+      source: source, model: WatchModel(sourceName: source.name, options: options), display: display, motion: motion)
     try session.run()
   }
 

@@ -83,6 +83,9 @@ struct WatchModel: Sendable {
   /// The latest heading report with a heading (compass, dual-antenna receiver).
   private(set) var heading: Heading?
 
+  /// What a motion source says, with `--motion`; `nil` without one.
+  var motionPanel: MotionPanel?
+
   /// Takes in a heading report.
   mutating func update(_ heading: Heading) {
     if heading.direction != nil { self.heading = heading }

@@ -206,6 +206,8 @@ enum WatchScreen {
       compass.append(line("Heading", WatchFormat.heading(heading)))
       compass.append(line("Compass", WatchFormat.compass(heading.trueHeading, course: location?.course)))
     }
+    // The device's own motion, with --motion.
+    let sensors = model.motionPanel?.lines.map { line($0.0, $0.1) } ?? []
     return [
       line("Latitude", location.map { WatchFormat.latitude($0.latitude, coordinates) } ?? unknown),
       line("Longitude", location.map { WatchFormat.longitude($0.longitude, coordinates) } ?? unknown),
@@ -224,7 +226,7 @@ enum WatchScreen {
       line("Ellipsoidal", ellipsoidal),
       line("Climb", WatchFormat.climb(location?.climb, units)),
       line("DOP", dopText(location?.dop)),
-    ]
+    ] + sensors
   }
 
   /// `moving for 12 min`, `stopped for 3 min 5 s`, in the receiver's time.

@@ -1,5 +1,6 @@
 import Dispatch
 import LocationKit
+import MotionKit
 
 #if canImport(Glibc)
   import Glibc
@@ -51,12 +52,19 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   private var isFinished: Bool { source.hasFinished }
   private var signalSources: [any DispatchSourceSignal] = []
 
-  /// A session showing `source`'s locations on `display`.
-  init(source: SourceRun, model: WatchModel, display: any WatchDisplay) {
+  /// The motion source's manager and what it said, with `--motion`.
+  private let motion: MotionManager?
+  private var panel = MotionPanel()
+
+  /// A session showing `source`'s locations on `display`, and `motion`'s readings when
+  /// given.
+  init(source: SourceRun, model: WatchModel, display: any WatchDisplay, motion: (any MotionSource)? = nil) {
     self.source = source
     blank = model
     self.display = display
+    self.motion = motion.map { MotionManager(source: $0, callbackQueue: source.queue) }
     source.manager.delegate = self
+    self.motion?.delegate = self
   }
 
   /// Runs until the end; throws the error that ended it, if any, once the terminal is
@@ -66,8 +74,16 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     // Only once the terminal is restored may a signal end the program at once.
     source.run(
       onSignal: { [self] _ in finish(nil) },
-      starting: { display.begin(self) },
+      starting: {
+        display.begin(self)
+        if let motion {
+          motion.deviceMotionUpdateInterval = 0.2
+          motion.accelerometerUpdateInterval = 0.2
+          motion.start([.accelerometer, .deviceMotion, .heading, .shake])
+        }
+      },
       ending: {
+        motion?.stopUpdates()
         signalSources.forEach { $0.cancel() }
         let displayFailure = display.end()
         failure = self.failure ?? displayFailure
@@ -165,5 +181,36 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     } else if error.isFinal {
       finish(CommandError(message: "\(error)", code: SourceRun.exitCode(for: error)))
     }
+  }
+}
+
+extension WatchSession: MotionManagerDelegate {
+  /// Puts the panel on every device's view (the motion is the computer's, not a
+  /// receiver's) and redraws.
+  private func show(_ change: (inout MotionPanel) -> Void) {
+    guard !isFinished else { return }
+    change(&panel)
+    if models.isEmpty { _ = register(nil) }
+    for key in devices { models[key]!.motionPanel = panel }
+    display.changed(model, fix: nil, error: nil)
+  }
+
+  func motionManager(_ manager: MotionManager, didUpdateAccelerometer data: AccelerometerData) {
+    show {
+      $0.acceleration = data.acceleration
+      $0.problem = nil
+    }
+  }
+  func motionManager(_ manager: MotionManager, didUpdateDeviceMotion motion: DeviceMotion) {
+    show { $0.motion = motion }
+  }
+  func motionManager(_ manager: MotionManager, didUpdateHeading heading: Heading) { show { $0.heading = heading } }
+  func motionBegan(_ manager: MotionManager, shake: ShakeEvent) { show { $0.shake = shake } }
+  func motionEnded(_ manager: MotionManager, shake: ShakeEvent) { show { $0.shake = shake } }
+  func motionCancelled(_ manager: MotionManager, shake: ShakeEvent) { show { $0.shake = shake } }
+  func motionManager(_ manager: MotionManager, didFailWithError error: MotionError) {
+    // A log's end is no trouble: the last readings stay on screen.
+    guard error.code != .sourceEnded else { return }
+    show { $0.problem = error.description }
   }
 }

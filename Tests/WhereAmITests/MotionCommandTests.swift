@@ -1,0 +1,218 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `whereami motion` end to end: on a fake sysfs tree, through umockdev at the real
+/// /sys paths, as a user who may not read a sensor, recording and replaying, shakes from
+/// a log, and gpsd's ATT reports from a real gpsd.
+@Suite struct MotionCommandTests {
+  static let laptop = Paths.fixture("iio/laptop")
+
+  /// A scratch copy of the laptop's tree, readable by every user.
+  static func tree() throws -> String {
+    let root = Reachable.directory + "/iio-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.copyItem(atPath: laptop, toPath: root)
+    return root
+  }
+
+  static func objects(_ output: String) throws -> [[String: Any]] {
+    try output.split(separator: "\n").map { line in
+      try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    }
+  }
+
+  @Test func printsTheLaptopsSensorsInTheirUnits() throws {
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let result = try runWhereAmI(["motion", "iio:\(root)", "--json", "--count", "12", "--interval", "0.05"])
+    #expect(result.code == 0, "\(result.error)")
+    #expect(result.error.isEmpty, "\(result.error)")
+    let objects = try Self.objects(result.output)
+    #expect(objects.count == 12)
+    let acc = try #require(objects.first { $0["class"] as? String == "ACC" })
+    #expect(acc["acc_unit"] as? String == "g")
+    #expect(abs((acc["acc_y"] as? Double ?? 0) - -0.17400) < 1e-5)
+    #expect(abs((acc["acc_z"] as? Double ?? 0) - -0.98499) < 1e-5)
+    let gyro = try #require(objects.first { $0["class"] as? String == "GYRO" })
+    #expect(gyro["gyro_unit"] as? String == "rad/s" && abs((gyro["gyro_x"] as? Double ?? 0) - 0.00105) < 1e-5)
+    let mag = try #require(objects.first { $0["class"] as? String == "MAG" })
+    #expect(mag["mag_unit"] as? String == "uT" && mag["mag_z"] as? Double == -46.6)
+    // The quaternion sensor's attitude: 45° east of magnetic north, top up 10°.
+    let attitudes = objects.filter {
+      $0["class"] as? String == "ATT" && $0["attitudeSource"] as? String == "quaternion"
+    }
+    let attitude = try #require(attitudes.first)
+    #expect(abs((attitude["mheading"] as? Double ?? 0) - 45) < 0.05)
+    #expect(abs((attitude["pitch"] as? Double ?? 0) - 10) < 0.05)
+    #expect(abs((attitude["yaw"] as? Double ?? 0) - -45) < 0.05)
+    #expect(objects.contains { $0["headingSource"] as? String == "quaternion sensor" })
+  }
+
+  @Test func readsTheRealSysPathsUnderUmockdev() throws {
+    // The same tree as the kernel shows it, at /sys/bus/iio/devices, through umockdev's
+    // preload: the default source, with nothing pointing at the fixture.
+    let description = Reachable.directory + "/laptop-\(UUID().uuidString.prefix(8)).umockdev"
+    var text = ""
+    let devices = try FileManager.default.contentsOfDirectory(atPath: Self.laptop).sorted()
+    for device in devices {
+      text += "P: /devices/platform/sensor-hub/\(device)\nE: SUBSYSTEM=iio\n"
+      for file in try FileManager.default.contentsOfDirectory(atPath: Self.laptop + "/" + device).sorted() {
+        let value = try String(contentsOfFile: Self.laptop + "/\(device)/\(file)", encoding: .utf8)
+        text += "A: \(file)=\(value.replacingOccurrences(of: "\n", with: "\\n"))\n"
+      }
+      text += "\n"
+    }
+    try Data(text.utf8).write(to: URL(fileURLWithPath: description))
+    defer { unlink(description) }
+    let script = """
+      ls /sys/bus/iio/devices >&2 && \(shellQuoted(Paths.whereami)) motion --json --count 8 --interval 0.02 && \
+      cat /sys/bus/iio/devices/iio:device0/sampling_frequency
+      """
+    let child = try ChildProcess("/usr/bin/umockdev-run", ["-d", description, "--", "/bin/sh", "-c", script])
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    let lines = child.standardOutput.split(separator: "\n").map(String.init)
+    #expect(child.standardError.contains("iio:device3"), "\(child.standardError)")
+    #expect(lines.count == 9, "\(child.standardOutput)")
+    let objects = try Self.objects(lines.dropLast().joined(separator: "\n"))
+    let acc = try #require(objects.first { $0["class"] as? String == "ACC" })
+    #expect(abs((acc["acc_z"] as? Double ?? 0) - -0.98499) < 1e-5)
+    #expect(objects.contains { abs(($0["mheading"] as? Double ?? 0) - 45) < 0.05 })
+    // 0.02 s asked for: the sensor was raised from 10 Hz to 50 Hz through the real path.
+    #expect(lines.last == "50")
+  }
+
+  @Test func anUnreadableSensorIsDenied() throws {
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let file = root + "/iio:device0/in_accel_x_raw"
+    // As root every file is readable: only another user gets EACCES.
+    let user = getuid() == 0 ? "nobody" : nil
+    chmod(file, 0o000)
+    let result = try runWhereAmI(["motion", "iio:\(root)", "--sensors", "accel"], asUser: user)
+    #expect(result.code == 77, "\(result.error)")
+    #expect(result.error == "whereami motion: denied: cannot read \(file): Permission denied\n")
+  }
+
+  @Test func aRecordingReplaysAsRecorded() throws {
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let log = Reachable.directory + "/recorded-\(UUID().uuidString.prefix(8)).csv"
+    defer { unlink(log) }
+    let live = try runWhereAmI([
+      "motion", "iio:\(root)", "--record", log, "--json", "--count", "20", "--interval", "0.02",
+    ])
+    #expect(live.code == 0, "\(live.error)")
+    let recorded = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(recorded.hasPrefix("# recorded by whereami motion\ntime,sensor,x,y,z,w\n"))
+    #expect(recorded.contains(",attitude,") && recorded.contains(",magnetometer,"))
+    let replay = try runWhereAmI(["motion", log, "--json", "--speed", "0", "--interval", "0.02"])
+    #expect(replay.code == 0, "\(replay.error)")
+    // Every accelerometer line of the live run is in the replay, digit for digit.
+    let liveAcc = live.output.split(separator: "\n").filter { $0.contains("\"ACC\"") }
+    let replayAcc = Set(replay.output.split(separator: "\n").filter { $0.contains("\"ACC\"") })
+    #expect(!liveAcc.isEmpty && liveAcc.allSatisfy { replayAcc.contains($0) }, "\(liveAcc) \(replayAcc)")
+  }
+
+  @Test func shakesFromARecordedLog() throws {
+    let result = try runWhereAmI(["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0"])
+    #expect(result.code == 0, "\(result.error)")
+    #expect(
+      result.output == """
+        12:00:02.160 shake    began: 2 peaks in 0.12 s, up to 2.24 g (strong)
+        12:00:04.500 shake    ended: 16 peaks in 1.86 s, up to 2.51 g (strong)
+        12:00:08.480 shake    began: 2 peaks in 0.14 s, up to 1.94 g (light)
+        12:00:10.360 shake    cancelled: 11 peaks in 1.44 s, up to 2.26 g (strong), put down
+
+        """)
+    let json = try runWhereAmI(["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0", "--json"])
+    let objects = try Self.objects(json.output)
+    #expect(objects.map { $0["phase"] as? String } == ["began", "ended", "began", "cancelled"])
+    #expect(objects[1]["start"] as? String == "2026-12-01T12:00:02.040Z")
+    #expect(objects[3]["reason"] as? String == "put down")
+  }
+
+  @Test func gpsdsATTReportsKeepTheirDeviceUnits() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let child = try ChildProcess(
+      Paths.whereami, ["motion", "gpsd://127.0.0.1:\(daemon.port)", "--json", "--count", "6", "--interval", "0.01"])
+    defer { child.terminate() }
+    Thread.sleep(forTimeInterval: 0.7)
+    // An OceanServer compass: heading, pitch, roll, temperature, depth, the field's length
+    // and x, y, z, the acceleration's length and x, y, z, a reserved field, gyro x, y.
+    let ohpr = checksummed(
+      "$OHPR,123.4,5.6,-7.8,21.5,10.0,0.512,0.101,-0.202,0.303,1.001,0.011,-0.022,0.999,0,1.5,-2.5,0,0")
+    for _ in 0..<6 {
+      daemon.feed.send(checksummed("$GPRMC,120000.00,A,5230.0000,N,01322.0000,E,0.0,0.0,011226,,,A") + "\r\n")
+      daemon.feed.send(ohpr + "\r\n")
+      usleep(150_000)
+    }
+    #expect(child.wait(timeout: 15) == 0, "\(child.standardError)")
+    let objects = try Self.objects(child.standardOutput)
+    let acc = try #require(objects.first { $0["acc_x"] != nil }, "\(child.standardOutput)")
+    #expect(acc["acc_unit"] as? String == "device")
+    #expect(acc["acc_x"] as? Double == 0.011 && acc["acc_z"] as? Double == 0.999)
+    let gyro = try #require(objects.first { $0["gyro_x"] != nil })
+    #expect(gyro["gyro_x"] as? Double == 1.5 && gyro["gyro_z"] == nil, "gpsd has no gyro_z")
+    let attitude = try #require(objects.first { $0["attitudeSource"] as? String == "reported" })
+    #expect(abs((attitude["heading"] as? Double ?? 0) - 123.4) < 1e-6)
+    #expect(abs((attitude["pitch"] as? Double ?? 0) - 5.6) < 1e-6)
+    #expect(abs((attitude["roll"] as? Double ?? 0) - -7.8) < 1e-6)
+    #expect(attitude["frame"] as? String == "trueNorth")
+  }
+
+  @Test func badSourcesAndOptionsHaveTheirExitCodes() throws {
+    #expect(try runWhereAmI(["motion", "ftp://example"]).code == 64)
+    #expect(try runWhereAmI(["motion", "--sensors", "sonar", Self.laptop]).code == 64)
+    #expect(try runWhereAmI(["motion", "--interval", "0", Self.laptop]).code == 64)
+    let missing = try runWhereAmI(["motion", "iio:/nonexistent/iio"])
+    #expect(missing.code == 66)
+    #expect(
+      missing.error == "whereami motion: source not found: cannot read /nonexistent/iio: No such file or directory\n")
+    let noLog = try runWhereAmI(["motion", "/nonexistent/shake.csv"])
+    #expect(noLog.code == 66)
+    let notALog = try runWhereAmI(["motion", Paths.fixture("walk.nmea"), "--speed", "0"])
+    #expect(notALog.code == 65, "\(notALog.error)")
+    #expect(notALog.error.contains("it has no header (time,sensor,x,y,z,w), so it is not a sensor log"))
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let noGyro = try runWhereAmI(["motion", "iio:\(root)/iio:device0", "--sensors", "gyro"])
+    #expect(noGyro.code == 69, "\(noGyro.error)")
+    #expect(noGyro.error.contains("sensor unavailable"))
+  }
+}
+
+/// `watch --motion`: the motion panel beside the position.
+@Suite struct WatchMotionPanelTests {
+  @Test func theMotionPanelShowsAttitudeHeadingAndShakes() throws {
+    let tmux = try TmuxServer(shellNamed: "motion", width: 120, height: 44)
+    defer { tmux.stop() }
+    let root = try MotionCommandTests.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try tmux.type(
+      WatchEndToEndTests.checkedLine(
+        "env TERM=xterm-256color TZ=UTC NO_COLOR=1 \(shellQuoted(Paths.whereami)) watch "
+          + "\(shellQuoted(Paths.fixture("walk.nmea"))) --speed 5 --motion iio:\(shellQuoted(root))"))
+    let screen = try tmux.waitFor("the motion panel") { $0.contains("Facing      45.0° magnetic") }
+    #expect(screen.contains("Accel       x+0.00 y-0.17 z-0.98 g"))
+    #expect(screen.contains("Attitude    roll +0.0° pitch +10.0°"))
+    #expect(screen.contains("Shake       none yet"))
+    #expect(screen.contains(#/Latitude    52\.51\d{5}° N/#))
+    try tmux.send(["q"])
+  }
+
+  @Test func aShakeFromALogShowsInThePanel() throws {
+    let tmux = try TmuxServer(shellNamed: "shake", width: 120, height: 44)
+    defer { tmux.stop() }
+    try tmux.type(
+      WatchEndToEndTests.checkedLine(
+        "env TERM=xterm-256color TZ=UTC NO_COLOR=1 \(shellQuoted(Paths.whereami)) watch "
+          + "\(shellQuoted(Paths.fixture("walk.nmea"))) --speed 5 --motion "
+          + shellQuoted(Paths.fixture("motion/shake.csv"))))
+    // The log's first shake ends 4.5 s in, at its own pace.
+    let screen = try tmux.waitFor("the shake", timeout: 20) { $0.contains("Shake       ended 12:00:04, 2.5 g") }
+    #expect(screen.contains("Attitude    roll "))
+    try tmux.send(["q"])
+  }
+}
