@@ -71,7 +71,8 @@ public struct AttitudeEstimator: Sendable {
       frame = .magneticNorth
       if sawAccelerometer && isRecent(lastAccelerationTime, time) { return nil }
       let down = quaternion.conjugate.rotate(MotionVector(x: 0, y: 0, z: -1))
-      return motion(time, gravity: down, user: .zero, source: .quaternionSensor)
+      // No accelerometer: gravity is known, the user's acceleration is not.
+      return motion(time, gravity: down, user: nil, source: .quaternionSensor)
     case .accelerometer:
       sawAccelerometer = true
       return addAcceleration(reading.vector, time)
@@ -122,7 +123,7 @@ public struct AttitudeEstimator: Sendable {
       source: field != nil && frame == .magneticNorth ? .accelerometerAndMagnetometer : .accelerometer)
   }
 
-  private func motion(_ time: Double, gravity: MotionVector, user: MotionVector, source: AttitudeSource)
+  private func motion(_ time: Double, gravity: MotionVector, user: MotionVector?, source: AttitudeSource)
     -> DeviceMotion?
   {
     guard let attitude else { return nil }
