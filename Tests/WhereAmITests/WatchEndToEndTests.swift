@@ -52,7 +52,10 @@ import Testing
       Self.checkedLine(
         "env -u NO_COLOR TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch "
           + "\(shellQuoted(Paths.fixture("walk.nmea"))) --speed 50"))
-    let screen = try tmux.waitFor("the latitude") { $0.contains(#/Latitude    52\.51\d{5}° N/#) }
+    // A whole frame: tmux may show one half drawn (the new top over the old bottom).
+    let screen = try tmux.waitFor("the latitude") {
+      $0.contains(#/Latitude    52\.51\d{5}° N/#) && $0.contains(#/GPS · 10 of 12 used/#)
+    }
     #expect(screen.contains(#/Longitude   13\.3\d{6}° E/#))
     #expect(screen.contains(#/Distance    \d+\.\d m/#))
     #expect(screen.contains(#/UTC         2025-06-14 07:4\d:\d\d\.\d/#))

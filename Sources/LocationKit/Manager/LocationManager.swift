@@ -28,14 +28,9 @@ public final class LocationManager: Sendable {
     var unknownReported = false
     var silenceReported = false
     var lastEvent = 0.0
-    /// Deliveries waiting for the delegate to catch up. The source is held back meanwhile,
-    /// so its silence is not the receiver's, and the watchdog keeps quiet.
-    var deliveriesWaiting = 0
     var lastCycle: Double?
     var cycleInterval: Double?
     var timers: [Timer] = []
-    var continuations: [Int: AsyncStream<LocationEvent>.Continuation] = [:]
-    var nextContinuation = 0
     /// The recogniser as configured, and one running copy per device (key "" for a
     /// source that is one receiver): each device is its own track.
     var movementRecognizer: MovementRecognizer?
@@ -66,18 +61,18 @@ public final class LocationManager: Sendable {
   public let callbackQueue: DispatchQueue
   private let state = Locked(State())
   private let timerQueue = DispatchQueue(label: "whereami.location-manager.timers")
-  private let queueKey = DispatchSpecificKey<Int>()
-  /// Callbacks queued but not yet run. A source that produces faster than the delegate
-  /// consumes (a log file read at full speed into a slow pipe) waits here, so memory stays
-  /// bounded; a stop releases the wait.
-  private let inFlight = DispatchSemaphore(value: 64)
+  /// The delegate's queue and the sequences: a source that produces faster than they
+  /// consume (a log file read at full speed into a slow pipe) waits there, so memory stays
+  /// bounded; a stop releases the wait. While it waits, the watchdog keeps quiet.
+  private let channel: EventChannel<LocationEvent>
 
   /// Creates a manager for `source`; callbacks run on `callbackQueue` (default: a private
   /// serial queue).
   public init(source: any LocationSource, callbackQueue: DispatchQueue? = nil) {
     self.source = source
-    self.callbackQueue = callbackQueue ?? DispatchQueue(label: "whereami.location-manager.callbacks")
-    self.callbackQueue.setSpecific(key: queueKey, value: 1)
+    channel = EventChannel(
+      queue: callbackQueue, label: "whereami.location-manager.callbacks", capacity: Self.updatesBuffer)
+    self.callbackQueue = channel.queue
   }
 
   /// Receives updates and errors; held weakly, as in Core Location.
@@ -162,20 +157,7 @@ public final class LocationManager: Sendable {
   /// that sees the events from then on; it ends when updates stop. A consumer that falls
   /// behind holds the source back once ``updatesBuffer`` events wait for it, as a slow
   /// delegate does: no event is dropped, and memory stays bounded.
-  public var updates: AsyncStream<LocationEvent> {
-    let (stream, continuation) = AsyncStream<LocationEvent>.makeStream(
-      bufferingPolicy: .bufferingOldest(Self.updatesBuffer))
-    let key = state.withLock { state in
-      let key = state.nextContinuation
-      state.nextContinuation += 1
-      state.continuations[key] = continuation
-      return key
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.continuations.removeValue(forKey: key) }
-    }
-    return stream
-  }
+  public var updates: AsyncStream<LocationEvent> { channel.makeStream() }
 
   /// Starts delivering locations. Does nothing while already running.
   public func startUpdatingLocation() {
@@ -232,20 +214,18 @@ public final class LocationManager: Sendable {
   /// Stops location and heading updates and releases the source. No callback comes after
   /// this returns.
   public func stopUpdating() {
-    let (wasRunning, continuations) = state.withLock { state in
+    let wasRunning = state.withLock { state in
       state.wantsLocation = false
       state.wantsHeading = false
       let wasRunning = state.running
       Self.markStopped(&state)
       state.generation += 1
-      let continuations = Array(state.continuations.values)
-      state.continuations = [:]
-      return (wasRunning, continuations)
+      return wasRunning
     }
     if wasRunning { source.stop() }
-    continuations.forEach { $0.finish() }
+    channel.finishStreams()
     // Wait for a callback in progress elsewhere; queued ones see the new generation.
-    if DispatchQueue.getSpecific(key: queueKey) == nil { callbackQueue.sync {} }
+    channel.drain()
   }
 
   // MARK: Internals
@@ -406,39 +386,23 @@ public final class LocationManager: Sendable {
   private func releaseAfterFinishing(_ generation: Int) {
     source.stop()
     callbackQueue.async { [self] in
-      let continuations = state.withLock { state -> [AsyncStream<LocationEvent>.Continuation] in
-        guard state.generation == generation else { return [] }
-        let values = Array(state.continuations.values)
-        state.continuations = [:]
-        return values
-      }
-      continuations.forEach { $0.finish() }
+      // Unless updates were started again meanwhile: those are the new run's sequences.
+      if state.withLock({ $0.generation == generation }) { channel.finishStreams() }
     }
   }
 
   private func deliver(_ event: LocationEvent, _ generation: Int) {
-    if inFlight.wait(timeout: .now()) == .timedOut {
-      state.withLock { $0.deliveriesWaiting += 1 }
-      defer {
+    channel.deliver(
+      event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
+      waited: { [self] in
         state.withLock { state in
-          state.deliveriesWaiting -= 1
           // The source starts afresh: neither the wait nor the interval across it counts.
           state.lastEvent = SystemClock.monotonic()
           state.lastCycle = nil
         }
       }
-      while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
-        // Waiting for the delegate to catch up; give up if updates were stopped meanwhile
-        // (possibly by the delegate itself, which then cannot drain the queue).
-        if state.withLock({ $0.generation != generation }) { return }
-      }
-    }
-    callbackQueue.async { [self] in
-      defer { inFlight.signal() }
-      let current = state.withLock { state in
-        state.generation == generation ? (state.delegate, Array(state.continuations.values)) : nil
-      }
-      guard let (delegate, continuations) = current else { return }
+    ) { [self] event in
+      let delegate = state.withLock { $0.delegate }
       switch event {
       case .update(let location, let previous):
         delegate?.locationManager(self, didUpdate: location, previous: previous)
@@ -453,53 +417,27 @@ public final class LocationManager: Sendable {
       case .heading(let heading):
         delegate?.locationManager(self, didUpdateHeading: heading)
       }
-      for continuation in continuations { offer(event, to: continuation, generation) }
     }
   }
 
   /// Whether deliveries wait for a delegate or an ``updates`` consumer to catch up (the
   /// source is held back meanwhile); for tests.
-  var isHoldingBackSource: Bool { state.withLock { $0.deliveriesWaiting > 0 } }
+  var isHoldingBackSource: Bool { channel.isHoldingBack }
 
   /// The events an ``updates`` sequence holds for a consumer that has not taken them yet.
   public static let updatesBuffer = 64
-
-  /// Hands `event` to an ``updates`` sequence. A consumer that falls behind holds up the
-  /// callback queue here (and so, through ``inFlight``, the source), as a slow delegate
-  /// does, rather than letting the sequence's buffer grow with the input. The wait ends
-  /// when the consumer takes an event, when its sequence ends (task cancelled, loop left),
-  /// or when updates stop.
-  private func offer(
-    _ event: LocationEvent, to continuation: AsyncStream<LocationEvent>.Continuation, _ generation: Int
-  ) {
-    var waited = false
-    while case .dropped = continuation.yield(event) {
-      if !waited {
-        waited = true
-        state.withLock { $0.deliveriesWaiting += 1 }
-      }
-      usleep(2000)
-      if state.withLock({ $0.generation != generation }) { break }
-    }
-    guard waited else { return }
-    state.withLock { state in
-      state.deliveriesWaiting -= 1
-      // The source starts afresh: neither the wait nor the interval across it counts.
-      state.lastEvent = SystemClock.monotonic()
-      state.lastCycle = nil
-    }
-  }
 
   private func startWatchdog(_ generation: Int) {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
     timer.setEventHandler { [self] in
       let bytes = source.receivedBytes
+      let holdingBack = channel.isHoldingBack
       let report: (timeout: Double, garbage: Bool)? = state.withLock { state in
         let now = SystemClock.monotonic()
         if state.lastEvent >= state.lastWatchdogLook { state.bytesAtLastEvent = bytes }
         state.lastWatchdogLook = now
-        guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
+        guard state.running, state.generation == generation, !state.silenceReported, !holdingBack
         else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
         guard now - state.lastEvent > timeout else { return nil }
@@ -509,7 +447,7 @@ public final class LocationManager: Sendable {
       }
       let headingTimeout: Double? = state.withLock { state in
         guard state.running, state.generation == generation, state.wantsHeading, !state.headingUnknownReported,
-          state.deliveriesWaiting == 0, let last = state.lastHeadingAt
+          !holdingBack, let last = state.lastHeadingAt
         else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.headingInterval ?? 0))
         guard SystemClock.monotonic() - last > timeout else { return nil }

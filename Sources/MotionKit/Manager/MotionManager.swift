@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Geodesy
 import LocationKit
 import NMEA
@@ -48,25 +47,22 @@ public final class MotionManager: Sendable {
     var lastReadingAt = 0.0
     var silenceReported = false
     var watchdogTimeout = 2.0
-    var deliveriesWaiting = 0
     var timer: (any DispatchSourceTimer)?
-    var continuations: [Int: AsyncStream<MotionEvent>.Continuation] = [:]
-    var nextContinuation = 0
   }
 
   public let source: any MotionSource
   public let callbackQueue: DispatchQueue
   private let state = Locked(State())
-  private let queueKey = DispatchSpecificKey<Int>()
   private let timerQueue = DispatchQueue(label: "whereami.motion-manager.timer")
-  private let inFlight = DispatchSemaphore(value: 64)
+  /// The delegate's queue and the sequences, bounded as the location manager's are.
+  private let channel: EventChannel<MotionEvent>
 
   /// A manager for `source`; callbacks run on `callbackQueue` (default: a private serial
   /// queue).
   public init(source: any MotionSource, callbackQueue: DispatchQueue? = nil) {
     self.source = source
-    self.callbackQueue = callbackQueue ?? DispatchQueue(label: "whereami.motion-manager.callbacks")
-    self.callbackQueue.setSpecific(key: queueKey, value: 1)
+    channel = EventChannel(queue: callbackQueue, label: "whereami.motion-manager.callbacks")
+    self.callbackQueue = channel.queue
   }
 
   /// Receives readings and errors; held weakly.
@@ -200,27 +196,17 @@ public final class MotionManager: Sendable {
       restartSource(restart)
     } else if change.stopped {
       source.stop()
-      finishStreams()
+      channel.finishStreams()
     }
-    if DispatchQueue.getSpecific(key: queueKey) == nil { callbackQueue.sync {} }
+    channel.drain()
   }
 
   /// Stops every kind and releases the source. No callback comes after this returns.
   public func stopUpdates() { stop(Set(MotionUpdate.allCases)) }
 
-  /// The manager's events as an asynchronous sequence, from now until updates stop.
-  public var updates: AsyncStream<MotionEvent> {
-    let (stream, continuation) = AsyncStream<MotionEvent>.makeStream(bufferingPolicy: .bufferingOldest(64))
-    let key = state.withLock { state in
-      defer { state.nextContinuation += 1 }
-      state.continuations[state.nextContinuation] = continuation
-      return state.nextContinuation
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.continuations.removeValue(forKey: key) }
-    }
-    return stream
-  }
+  /// The manager's events as an asynchronous sequence, from now until updates stop. A
+  /// consumer that falls behind holds the source back once 64 events wait for it.
+  public var updates: AsyncStream<MotionEvent> { channel.makeStream() }
 
   // MARK: Internals
 
@@ -284,14 +270,6 @@ public final class MotionManager: Sendable {
     source.start(sensors: sensors, interval: interval) { [self] event in handle(event, generation) }
   }
 
-  private func finishStreams() {
-    let continuations = state.withLock { state in
-      defer { state.continuations = [:] }
-      return Array(state.continuations.values)
-    }
-    continuations.forEach { $0.finish() }
-  }
-
   private func handle(_ event: MotionSourceEvent, _ generation: Int) {
     let outcome: (events: [MotionEvent], final: Bool)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
@@ -340,7 +318,10 @@ public final class MotionManager: Sendable {
     outcome.events.forEach { deliver($0, generation) }
     if outcome.final {
       source.stop()
-      callbackQueue.async { [self] in finishStreams() }
+      callbackQueue.async { [self] in
+        // Unless updates were started again meanwhile: those are the new run's sequences.
+        if state.withLock({ $0.generation == generation && !$0.running }) { channel.finishStreams() }
+      }
     }
   }
 
@@ -456,8 +437,9 @@ public final class MotionManager: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
     timer.setEventHandler { [self] in
+      let holdingBack = channel.isHoldingBack
       let silence: Double? = state.withLock { state in
-        guard state.running, state.generation == generation, !state.silenceReported, state.deliveriesWaiting == 0
+        guard state.running, state.generation == generation, !state.silenceReported, !holdingBack
         else { return nil }
         let timeout = max(state.watchdogTimeout, 5 * state.interval)
         let quiet = SystemClock.monotonic() - state.lastReadingAt
@@ -478,24 +460,11 @@ public final class MotionManager: Sendable {
   }
 
   private func deliver(_ event: MotionEvent, _ generation: Int) {
-    if inFlight.wait(timeout: .now()) == .timedOut {
-      state.withLock { $0.deliveriesWaiting += 1 }
-      defer {
-        state.withLock { state in
-          state.deliveriesWaiting -= 1
-          state.lastReadingAt = SystemClock.monotonic()
-        }
-      }
-      while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
-        if state.withLock({ $0.generation != generation }) { return }
-      }
-    }
-    callbackQueue.async { [self] in
-      defer { inFlight.signal() }
-      let current = state.withLock { state in
-        state.generation == generation ? (state.delegate, Array(state.continuations.values)) : nil
-      }
-      guard let (delegate, continuations) = current else { return }
+    channel.deliver(
+      event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
+      waited: { [self] in state.withLock { $0.lastReadingAt = SystemClock.monotonic() } }
+    ) { [self] event in
+      let delegate = state.withLock { $0.delegate }
       switch event {
       case .accelerometer(let data): delegate?.motionManager(self, didUpdateAccelerometer: data)
       case .gyro(let data): delegate?.motionManager(self, didUpdateGyro: data)
@@ -511,16 +480,6 @@ public final class MotionManager: Sendable {
         case .cancelled: delegate?.motionCancelled(self, shake: shake)
         }
       }
-      for continuation in continuations { offer(event, to: continuation, generation) }
-    }
-  }
-
-  /// Hands `event` to an ``updates`` consumer, waiting while its buffer is full (the
-  /// source waits with it) until it takes one, ends, or updates stop.
-  private func offer(_ event: MotionEvent, to continuation: AsyncStream<MotionEvent>.Continuation, _ generation: Int) {
-    while case .dropped = continuation.yield(event) {
-      usleep(2000)
-      if state.withLock({ $0.generation != generation }) { break }
     }
   }
 }
