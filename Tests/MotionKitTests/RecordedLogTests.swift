@@ -16,7 +16,7 @@ import Testing
     let source = RecordedMotionSource(path: path, speed: nil)
     let collector = Collector()
     source.start(sensors: [], interval: 0.1, collector.sink)
-    collector.wait { $0.errors.contains { $0.isFinal } }
+    collector.wait(timeout: 60) { $0.errors.contains { $0.isFinal } }
     source.stop()
     return collector
   }
@@ -91,10 +91,10 @@ import Testing
     #expect(collector.errors.dropLast().allSatisfy { $0.code == .readError && !$0.isFinal })
   }
 
-  @Test func garbageNeverGrowsMemoryOrFloodsMessages() throws {
-    // 4 MB of random bytes, newlines rare: every line is skipped; 20 are reported.
+  @Test func garbageIsCountedWithoutFloodingMessages() throws {
+    // 1 MB of random bytes: every line is skipped; 20 are reported.
     var random = SeededRandom(seed: 9)
-    var bytes = [UInt8](repeating: 0, count: 4 << 20)
+    var bytes = [UInt8](repeating: 0, count: 1 << 20)
     for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
     let path = NSTemporaryDirectory() + "whereami-garbage-\(getpid()).csv"
     try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -89,22 +89,28 @@ public final class RecordedMotionSource: MotionSource, @unchecked Sendable {
         return emit(.error(MotionError(.readError, "cannot read \(name): \(error.reason)", final: true)), sink)
       }
       if count == 0 { break }
-      for byte in buffer[..<count] {
-        if byte == UInt8(ascii: "\n") {
-          if overlong {
-            progress.lineNumber += 1
-            reject(
-              "longer than \(Self.maximumLineLength) bytes", &progress, sink)
-          } else if !handle(line, &progress, stop, sink) {
-            return
+      // Whole runs up to each newline at a time; a line past the limit is only marked.
+      var start = 0
+      while start < count {
+        let newline = buffer[start..<count].firstIndex(of: UInt8(ascii: "\n"))
+        let end = newline ?? count
+        if !overlong {
+          if line.count + (end - start) <= Self.maximumLineLength {
+            line.append(contentsOf: buffer[start..<end])
+          } else {
+            overlong = true
           }
-          line.removeAll(keepingCapacity: true)
-          overlong = false
-        } else if line.count < Self.maximumLineLength {
-          line.append(byte)
-        } else {
-          overlong = true
         }
+        start = end + 1
+        guard newline != nil else { break }
+        if overlong {
+          progress.lineNumber += 1
+          reject("longer than \(Self.maximumLineLength) bytes", &progress, sink)
+        } else if !handle(line, &progress, stop, sink) {
+          return
+        }
+        line.removeAll(keepingCapacity: true)
+        overlong = false
       }
     }
     if overlong {
