@@ -140,6 +140,35 @@ final class ScriptedSource: MotionSource, Sendable {
     #expect(!manager.isAccelerometerActive)
   }
 
+  @Test func aStoppedKindStopsWhileTheOthersGoOn() throws {
+    let tree = try SysfsTree(copying: TestPaths.fixture("iio/laptop"))
+    defer { tree.remove() }
+    let manager = MotionManager(source: IIOSource(root: tree.root))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.accelerometerUpdateInterval = 0.01
+    manager.gyroUpdateInterval = 0.01
+    manager.start([.accelerometer, .gyro])
+    func count(_ gyro: Bool) -> Int {
+      recorder.all.filter {
+        switch $0 {
+        case .gyro: gyro
+        case .accelerometer: !gyro
+        default: false
+        }
+      }.count
+    }
+    recorder.wait { _ in count(true) > 3 }
+    manager.stopGyroUpdates()
+    let gyro = count(true)
+    let accelerometer = count(false)
+    recorder.wait(timeout: 2) { _ in count(false) > accelerometer + 5 }
+    manager.stopUpdates()
+    #expect(count(true) == gyro)
+    #expect(count(false) > accelerometer + 5)
+    #expect(manager.activeUpdates.isEmpty)
+  }
+
   @Test func silenceIsReportedOnceAsUnknown() {
     let reading = SensorReading(time: 1, sensor: .accelerometer, vector: MotionVector(x: 0, y: 0, z: -1))
     let manager = MotionManager(source: ScriptedSource([.reading(reading)]))

@@ -282,14 +282,8 @@ public final class MotionManager: Sendable {
         events = readingEvents(reading, &state)
       case .deviceUnits(let reading):
         noteReading(&state)
-        let update: MotionUpdate =
-          switch reading.sensor {
-          case .accelerometer: .accelerometer
-          case .gyroscope: .gyro
-          case .magnetometer: .magnetometer
-          case .attitude: .deviceMotion
-          }
-        if state.active.contains(update) { events.append(.deviceUnits(reading)) }
+        let event = MotionEvent.deviceUnits(reading)
+        if let update = Self.update(of: event), state.active.contains(update) { events.append(event) }
       case .reportedAttitude(let reported):
         noteReading(&state)
         events = reportedEvents(reported, &state)
@@ -459,12 +453,36 @@ public final class MotionManager: Sendable {
     timer.resume()
   }
 
+  /// The update an event belongs to; `nil` for errors, which every update gets.
+  private static func update(of event: MotionEvent) -> MotionUpdate? {
+    switch event {
+    case .accelerometer: .accelerometer
+    case .gyro: .gyro
+    case .magnetometer: .magnetometer
+    case .deviceMotion: .deviceMotion
+    case .heading: .heading
+    case .shake: .shake
+    case .deviceUnits(let reading):
+      switch reading.sensor {
+      case .accelerometer: .accelerometer
+      case .gyroscope: .gyro
+      case .magnetometer: .magnetometer
+      case .attitude: .deviceMotion
+      }
+    case .failure: nil
+    }
+  }
+
   private func deliver(_ event: MotionEvent, _ generation: Int) {
     channel.deliver(
       event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
       waited: { [self] in state.withLock { $0.lastReadingAt = SystemClock.monotonic() } }
     ) { [self] event in
-      let delegate = state.withLock { $0.delegate }
+      // A kind stopped since this was queued is not delivered.
+      let delegate: (any MotionManagerDelegate)? = state.withLock { state in
+        guard let update = Self.update(of: event), !state.active.contains(update) else { return state.delegate }
+        return nil
+      }
       switch event {
       case .accelerometer(let data): delegate?.motionManager(self, didUpdateAccelerometer: data)
       case .gyro(let data): delegate?.motionManager(self, didUpdateGyro: data)
