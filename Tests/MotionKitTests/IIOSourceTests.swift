@@ -76,7 +76,7 @@ import Testing
     }
     source.stop()
     let errors = collector.errors
-    #expect(errors.count == 1, "\(errors)")
+    #expect(errors.count == 1, "\(errors.map(\.message))")
     #expect(errors.first?.code == .unknown && errors.first?.isFinal == false)
     #expect(
       errors.first?.message

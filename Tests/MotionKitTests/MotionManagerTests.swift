@@ -91,6 +91,68 @@ final class ScriptedSource: MotionSource, Sendable {
     #expect(manager.accelerometerData?.timestamp == 1004.99, "the latest, whatever the interval")
   }
 
+  @Test func theEndOfALogDeliversEverythingBeforeIt() throws {
+    // Read as fast as it goes, with every reading due: the queue is full when the log
+    // ends, and none of it is lost.
+    let path = try Self.log(seconds: 5, gyroscope: false)
+    defer { unlink(path) }
+    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: nil))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.accelerometerUpdateInterval = 0.001
+    manager.startAccelerometerUpdates()
+    recorder.wait { $0.ended }
+    manager.stopUpdates()
+    let count = recorder.all.filter { if case .accelerometer = $0 { true } else { false } }.count
+    #expect(count == 500)
+  }
+
+  @Test func anotherKindDoesNotStartALogOver() throws {
+    let path = try Self.log(seconds: 5)
+    defer { unlink(path) }
+    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: 20))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startAccelerometerUpdates()
+    recorder.wait { $0.all.count > 5 }
+    manager.startGyroUpdates()
+    recorder.wait { $0.ended }
+    manager.stopUpdates()
+    let times = recorder.all.compactMap { if case .accelerometer(let d) = $0 { d.timestamp } else { nil } }
+    #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "the log went on, not back to its start")
+    #expect(recorder.all.contains { if case .gyro = $0 { true } else { false } })
+  }
+
+  @Test func aStreamMadeBeforeAStartEndsWithTheStop() async {
+    let manager = MotionManager(source: ScriptedSource([]))
+    let stream = manager.updates
+    manager.stopUpdates()
+    var count = 0
+    for await _ in stream { count += 1 }
+    #expect(count == 0)
+  }
+
+  @Test func aSlowConsumerMayStopAKindFromItsLoop() async throws {
+    // The queue waits for this very loop (its buffer full) when it stops a kind: the stop
+    // must not wait for the queue.
+    let path = try Self.log(seconds: 5)
+    defer { unlink(path) }
+    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: nil))
+    manager.accelerometerUpdateInterval = 0.001
+    manager.gyroUpdateInterval = 0.001
+    let stream = manager.updates
+    manager.start([.accelerometer, .gyro])
+    try await Task.sleep(nanoseconds: 300_000_000)
+    var count = 0
+    for await event in stream {
+      count += 1
+      if count == 3 { manager.stopGyroUpdates() }
+      if case .failure(let error) = event, error.isFinal { break }
+    }
+    manager.stopUpdates()
+    #expect(count > 500)
+  }
+
   @Test func aKindAnUpdateNeedsAndTheSourceLacksIsUnavailable() throws {
     let path = try Self.log(seconds: 1, gyroscope: false)
     defer { unlink(path) }

@@ -65,7 +65,8 @@ import Testing
     text += "0.50,accelerometer,0,0,-1,\n"  // 10: back in time
     text += "1.04,attitude,0,0,0,0\n"  // 11
     text += "2.00,gyroscope,0.1,0.2,0.3\n"  // 12, no w: fine
-    text += "2.10,accelerometer,0,0,-1,"  // 13, no newline at the end
+    text += "1796126400000,accelerometer,0,0,-1,\n"  // 13: milliseconds
+    text += "2.10,accelerometer,0,0,-1,"  // 14, no newline at the end
     var bytes = Array(text.utf8)
     let marker = Array("INVALID-UTF8".utf8)
     let at = (0...(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker }!
@@ -85,7 +86,8 @@ import Testing
         "\(path):9: not text; line skipped",
         "\(path):10: its time 0.5 is before the line before's (1.0); line skipped",
         "\(path):11: the quaternion is zero; line skipped",
-        "end of \(path) after 3 readings, 7 lines skipped",
+        "\(path):13: the time 1796126400000 is not in seconds (too large); line skipped",
+        "end of \(path) after 3 readings, 8 lines skipped",
       ])
     #expect(collector.errors.last?.code == .sourceEnded && collector.errors.last?.isFinal == true)
     #expect(collector.errors.dropLast().allSatisfy { $0.code == .readError && !$0.isFinal })
@@ -103,6 +105,19 @@ import Testing
     #expect(collector.readings.isEmpty)
     #expect(collector.errors.count == RecordedMotionSource.reportedLineErrors + 1)
     #expect(collector.errors.last?.message.contains("it has no header") == true)
+  }
+
+  @Test func aFIFOWithoutAWriterStopsAtOnce() throws {
+    let path = NSTemporaryDirectory() + "whereami-fifo-\(getpid())"
+    unlink(path)
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let source = RecordedMotionSource(path: path, speed: nil)
+    source.start(sensors: [], interval: 0.1) { _ in }
+    usleep(100_000)
+    let started = Date()
+    source.stop()
+    #expect(Date().timeIntervalSince(started) < 2)
   }
 
   @Test func aMissingLogIsNotFound() {

@@ -87,8 +87,10 @@ package final class EventChannel<Event: Sendable>: Sendable {
     if inFlight.wait(timeout: .now()) == .timedOut {
       state.withLock { $0.waiting += 1 }
       defer {
-        state.withLock { $0.waiting -= 1 }
+        // The manager notes the wait before it stops being one, so that its watchdog
+        // never sees the wait over with the time before it.
         waited()
+        state.withLock { $0.waiting -= 1 }
       }
       while inFlight.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
         if !isCurrent() { return }
@@ -120,7 +122,7 @@ package final class EventChannel<Event: Sendable>: Sendable {
       if !isCurrent() { break }
     }
     guard waiting else { return }
-    state.withLock { $0.waiting -= 1 }
     waited()
+    state.withLock { $0.waiting -= 1 }
   }
 }

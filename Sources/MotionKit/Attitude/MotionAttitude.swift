@@ -4,8 +4,12 @@ import Foundation
 ///
 /// The reference frame is East-North-Up: x east, y north (magnetic, unless the frame says
 /// arbitrary), z up. The attitude rotates device axes into it. Angles are radians:
-/// ``pitch`` about the device's x axis (top up positive), ``roll`` about its y axis (right
-/// side down positive), ``yaw`` about the vertical (counterclockwise seen from above).
+/// ``pitch`` is the device's top above the horizontal and ``roll`` its right side below
+/// it (the z-x-y angles ``init(heading:pitch:roll:referenceFrame:)`` takes), ``yaw`` the
+/// z-y-x yaw `atan2(2(wz + xy), 1 − 2(y² + z²))` about the vertical, counterclockwise
+/// seen from above. Yaw and the heading agree (heading = −yaw) with the device level;
+/// tilted about both axes, yaw is the z-y-x angle and differs from the heading, which is
+/// where the top points.
 public struct MotionAttitude: Sendable, Equatable {
   /// Device → reference rotation.
   public var quaternion: Quaternion

@@ -7,8 +7,8 @@ import NMEA
 /// and shakes from a motion source, in the style of Core Motion's `CMMotionManager`.
 ///
 /// Each kind of update starts and stops on its own and is delivered at most once per its
-/// interval (a live sensor is read at the shortest interval any running update asks for;
-/// a log keeps its own pace and is thinned). The latest value of each kind can also be
+/// interval (a live sensor is read at the shortest interval any update has asked for
+/// since updates started; a log or gpsd keeps its own pace and is thinned). The latest value of each kind can also be
 /// polled (``accelerometerData`` ...). Shakes are recognised by ``ShakeRecognizer`` on
 /// every accelerometer reading, whatever the intervals. Callbacks run on
 /// ``callbackQueue``, one at a time and in order; the same events are offered as
@@ -113,7 +113,7 @@ public final class MotionManager: Sendable {
   /// ``AttitudeEstimator``); applies from the next start.
   public var gravityTimeConstant: Double {
     get { state.withLock { $0.gravityTimeConstant } }
-    set { state.withLock { $0.gravityTimeConstant = newValue } }
+    set { state.withLock { $0.gravityTimeConstant = max(0.001, newValue) } }
   }
 
   /// The least change of heading, degrees, worth delivering (1 by default);
@@ -178,26 +178,27 @@ public final class MotionManager: Sendable {
     if let restart { restartSource(restart) }
   }
 
-  /// Stops the given kinds; the source stops when none runs. No callback of a stopped
-  /// kind comes after this returns.
+  /// Stops the given kinds; the source stops, and the ``updates`` sequences end, when
+  /// none runs. No callback of a stopped kind starts after this returns; when every kind
+  /// stops, none at all runs after it returns. (A partial stop does not wait for a
+  /// callback under way: a consumer of ``updates`` may call it from its loop while the
+  /// queue waits for that very loop.)
   public func stop(_ updates: Set<MotionUpdate>) {
-    let change: (restart: Int?, stopped: Bool) = state.withLock { state in
+    let change: (restart: Int?, all: Bool, wasRunning: Bool) = state.withLock { state in
       state.active.subtract(updates)
       if state.active.isEmpty {
         let wasRunning = state.running
         markStopped(&state)
         // Queued callbacks see the new generation and are dropped.
         state.generation += 1
-        return (nil, wasRunning)
+        return (nil, true, wasRunning)
       }
-      return (reconfigure(&state), false)
+      return (reconfigure(&state), false, state.running)
     }
-    if let restart = change.restart {
-      restartSource(restart)
-    } else if change.stopped {
-      source.stop()
-      channel.finishStreams()
-    }
+    if let restart = change.restart { restartSource(restart) }
+    guard change.all else { return }
+    if change.wasRunning { source.stop() }
+    channel.finishStreams()
     channel.drain()
   }
 
@@ -230,7 +231,9 @@ public final class MotionManager: Sendable {
   private func reconfigure(_ state: inout State) -> Int? {
     let sensors = state.active.reduce(into: Set<SensorKind>()) { $0.formUnion(Self.sensors(for: $1).all) }
     let interval = state.active.map { state.intervals[$0] ?? 0.1 }.min() ?? 0.1
-    if state.running && sensors.isSubset(of: state.sensors) && interval >= state.interval { return nil }
+    if state.running && (source.readsEverything || sensors.isSubset(of: state.sensors) && interval >= state.interval) {
+      return nil
+    }
     let fresh = !state.running
     state.running = true
     state.generation += 1
@@ -400,8 +403,10 @@ public final class MotionManager: Sendable {
       heading.trueHeading = direction
     } else {
       heading.magneticHeading = direction
-      if let place = state.declinationPosition {
-        let year = 1970 + motion.timestamp / (365.2425 * 86400)
+      // A log's times may have any origin: a date outside the model's years gives no
+      // true heading rather than an extrapolated one.
+      let year = 1970 + motion.timestamp / (365.2425 * 86400)
+      if let place = state.declinationPosition, MagneticModel.wmm2025.isValid(year: year) {
         let declination = MagneticModel.wmm2025.declination(
           latitude: place.latitude, longitude: place.longitude, year: year)
         heading.declination = declination
@@ -478,9 +483,12 @@ public final class MotionManager: Sendable {
       event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
       waited: { [self] in state.withLock { $0.lastReadingAt = SystemClock.monotonic() } }
     ) { [self] event in
-      // A kind stopped since this was queued is not delivered.
+      // A kind the user stopped since this was queued is not delivered (after a final
+      // error, whose run is over, everything queued still is).
       let delegate: (any MotionManagerDelegate)? = state.withLock { state in
-        guard let update = Self.update(of: event), !state.active.contains(update) else { return state.delegate }
+        guard state.running, let update = Self.update(of: event), !state.active.contains(update) else {
+          return state.delegate
+        }
         return nil
       }
       switch event {

@@ -60,8 +60,9 @@ public let standardGravity = 9.80665
 /// The accelerometer's latest reading.
 public struct AccelerometerData: Sendable, Equatable {
   public var timestamp: Double
-  /// g, gravity included: a device at rest reads 1 g pointing away from the ground's pull
-  /// as its driver reports it (see the README's axis conventions).
+  /// g, gravity included: a device at rest reads 1 g towards the ground (lying face up,
+  /// z ≈ −1 g), as Core Motion does and as Linux drivers with a correct mount matrix do
+  /// (see the README's axis conventions).
   public var acceleration: MotionVector
 }
 

@@ -55,4 +55,12 @@ public protocol MotionSource: AnyObject, Sendable {
   /// Stops reading and releases files and sockets. When it returns the reading thread
   /// has ended and `sink` is not called again; it may be called from within the sink.
   func stop()
+  /// Whether the source gives everything it has whatever it is asked for (a log, gpsd),
+  /// so that the manager need not restart it (and a log start over) when another kind
+  /// of update starts.
+  var readsEverything: Bool { get }
+}
+
+extension MotionSource {
+  public var readsEverything: Bool { false }
 }

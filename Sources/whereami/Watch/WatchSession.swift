@@ -46,7 +46,8 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   private var models: [String: WatchModel] = [:]
   private var devices: [String] = []
   private var selected = ""
-  private let blank: WatchModel
+  /// What a device's view starts as (with the motion panel as it stands).
+  private var blank: WatchModel
   private let display: any WatchDisplay
   private var failure: CommandError?
   private var isFinished: Bool { source.hasFinished }
@@ -83,9 +84,10 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
         }
       },
       ending: {
-        motion?.stopUpdates()
         signalSources.forEach { $0.cancel() }
+        // The terminal first, as for the position's source: a stop may take a moment.
         let displayFailure = display.end()
+        motion?.stopUpdates()
         failure = self.failure ?? displayFailure
       },
       stopped: { display.close() })
@@ -185,12 +187,12 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
 }
 
 extension WatchSession: MotionManagerDelegate {
-  /// Puts the panel on every device's view (the motion is the computer's, not a
-  /// receiver's) and redraws.
+  /// Puts the panel on every device's view, and on the view a device yet to report
+  /// starts with (the motion is the computer's, not a receiver's), and redraws.
   private func show(_ change: (inout MotionPanel) -> Void) {
     guard !isFinished else { return }
     change(&panel)
-    if models.isEmpty { _ = register(nil) }
+    blank.motionPanel = panel
     for key in devices { models[key]!.motionPanel = panel }
     display.changed(model, fix: nil, error: nil)
   }

@@ -39,8 +39,10 @@ struct SysfsTree {
     try FileManager.default.copyItem(atPath: fixture, toPath: root)
   }
 
+  /// Replaces a file's value at once, as the kernel does (a reader never sees it half
+  /// written).
   func write(_ relative: String, _ text: String) throws {
-    try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: root + "/" + relative))
+    try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: root + "/" + relative), options: .atomic)
   }
 
   func read(_ relative: String) throws -> String {

@@ -22,6 +22,8 @@ public final class GPSDMotionSource: MotionSource, @unchecked Sendable {
     name = gpsd.name
   }
 
+  public var readsEverything: Bool { true }
+
   public func start(sensors: Set<SensorKind>, interval: Double, _ sink: @escaping @Sendable (MotionSourceEvent) -> Void)
   {
     gpsd.start { event in

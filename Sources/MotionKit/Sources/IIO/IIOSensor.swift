@@ -152,7 +152,7 @@ extension IIOSensor {
       ].lazy.compactMap { $0.isEmpty ? nil : value($0) }.first
       var matrix = RotationMatrix.identity
       if let matrixText {
-        guard let parsed = parseMountMatrix(matrixText) else {
+        guard let parsed = parseMountMatrix(matrixText), kind != .attitude || parsed.isRotation(tolerance: 0.01) else {
           problems.append(
             "\(device): the mount matrix '\(matrixText)' is not a rotation (3 rows of 3 numbers); its \(kind.rawValue) is not used"
           )

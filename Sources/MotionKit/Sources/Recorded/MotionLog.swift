@@ -9,7 +9,7 @@
 /// ```
 ///
 /// `time` is seconds (since the Unix epoch when recorded live; replay only uses the
-/// differences). `sensor` is `accelerometer` (g), `gyroscope` (rad/s), `magnetometer`
+/// differences), under 10¹¹ in magnitude. `sensor` is `accelerometer` (g), `gyroscope` (rad/s), `magnetometer`
 /// (µT) or `attitude` (a quaternion x, y, z, w); `w` is empty for the others. Readings
 /// whose unit the source did not know are `accelerometer-device-units` (and so on) and
 /// a receiver's attitude is `reported-attitude` (x heading, y pitch, z roll, degrees).
@@ -69,6 +69,10 @@ public enum MotionLog {
     }
     guard let time = Double(fields[0]), time.isFinite else {
       throw LineError(reason: "the time '\(fields[0].prefix(40))' is not a number")
+    }
+    // Seconds: more than 10¹¹ (the year 5138) is a log in milli-, micro- or nanoseconds.
+    guard abs(time) < 1e11 else {
+      throw LineError(reason: "the time \(fields[0].prefix(40)) is not in seconds (too large)")
     }
     func value(_ index: Int, _ name: String, optional: Bool = false) throws(LineError) -> Double? {
       let text = index < fields.count ? fields[index] : ""

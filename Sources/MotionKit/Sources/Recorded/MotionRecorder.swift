@@ -6,8 +6,9 @@ import LocationKit
 
 /// A source that writes every event of another to a sensor log (``MotionLog``) as it
 /// passes them on: all readings, before any interval thins them, so that a replay sees
-/// what the sensor gave. The file is written through a 64 KiB buffer, flushed at least
-/// once a second and when the source stops.
+/// what the sensor gave. The file is written through a 64 KiB buffer, flushed when full,
+/// with the first reading a second or more after the last flush, at a final error, and
+/// when the source stops.
 public final class MotionRecorder: MotionSource, @unchecked Sendable {
   // @unchecked Sendable: `wrapped`, `name` and `file` are immutable; the buffer and the
   // failure are under `state`'s lock.

@@ -33,6 +33,8 @@ public final class RecordedMotionSource: MotionSource, @unchecked Sendable {
     name = path == "-" ? "standard input" : path
   }
 
+  public var readsEverything: Bool { true }
+
   public func start(sensors: Set<SensorKind>, interval: Double, _ sink: @escaping @Sendable (MotionSourceEvent) -> Void)
   {
     reader.start(name: "whereami.motion-log") { [self] stop in run(stop, sink) }
@@ -59,7 +61,10 @@ public final class RecordedMotionSource: MotionSource, @unchecked Sendable {
       descriptor = FileDescriptor(dup(STDIN_FILENO))
     } else {
       do {
-        descriptor = try FileDescriptor.open(path, O_RDONLY)
+        // Not blocking in open(2) on a FIFO with no writer yet; reads wait in poll below,
+        // where a stop wakes them.
+        descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+        _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) & ~O_NONBLOCK)
       } catch {
         let code: MotionError.Code =
           error.isPermissionDenied ? .denied : error.isNotFound ? .sourceNotFound : .readError
@@ -74,13 +79,10 @@ public final class RecordedMotionSource: MotionSource, @unchecked Sendable {
     line.reserveCapacity(Self.maximumLineLength)
     var overlong = false
     while true {
-      if path == "-" {
-        switch stop.wait(for: descriptor.rawValue, timeout: nil) {
-        case .stopped: return
-        case .readable, .timedOut: break
-        }
-      } else if stop.isFired {
-        return
+      // A regular file is always readable; a pipe, FIFO or terminal waits here.
+      switch stop.wait(for: descriptor.rawValue, timeout: nil) {
+      case .stopped: return
+      case .readable, .timedOut: break
       }
       let count: Int
       do {
