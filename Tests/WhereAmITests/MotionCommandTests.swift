@@ -133,6 +133,54 @@ import Testing
     #expect(objects[3]["reason"] as? String == "put down")
   }
 
+  @Test func shakeThresholdsAndWindowAreOptions() throws {
+    // The log's shakes peak at 2.5 and 2.3 g: over a 2.6 g threshold, nothing is a peak.
+    let high = try runWhereAmI(
+      ["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0", "--shake-threshold", "2.6,3"])
+    #expect(high.code == 0 && high.output.isEmpty, "\(high.output)")
+    // Strong from 3 g: the first shake is light now.
+    let strong = try runWhereAmI(
+      ["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0", "--shake-threshold", "1.5,3"])
+    #expect(strong.output.contains("ended: 16 peaks in 1.86 s, up to 2.51 g (light)"), "\(strong.output)")
+    // Five peaks within 0.1 s never happen at 4 Hz.
+    let narrow = try runWhereAmI(
+      ["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0", "--shake-window", "0.1"])
+    #expect(!narrow.output.contains("ended"), "\(narrow.output)")
+    #expect(try runWhereAmI(["motion", "--shake-threshold", "2,1", Self.laptop]).code == 64)
+  }
+
+  @Test func aSensorThatGoesAwayAndAValueThatIsNoNumberAreSaidAndReadingsGoOn() throws {
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let child = try ChildProcess(
+      Paths.whereami, ["motion", "iio:\(root)", "--sensors", "accel,gyro", "--interval", "0.02"])
+    defer { child.terminate() }
+    #expect(child.waitForOutputLines(6))
+    func gyroLines() -> Int { child.standardOutput.split(separator: "\n").filter { $0.contains(" gyro ") }.count }
+    // The gyroscope's device goes away, and comes back as another device.
+    try FileManager.default.moveItem(atPath: root + "/iio:device1", toPath: root + "/gyro-away")
+    let deadline = Date().addingTimeInterval(10)
+    while !child.standardError.contains("went away") && Date() < deadline { usleep(20_000) }
+    let before = gyroLines()
+    try FileManager.default.moveItem(atPath: root + "/gyro-away", toPath: root + "/iio:device5")
+    while gyroLines() < before + 3 && Date() < deadline { usleep(20_000) }
+    #expect(gyroLines() >= before + 3, "\(child.standardError)")
+    // A value that is no number: said once, and the gyroscope goes on meanwhile.
+    try Data("n/a\n".utf8).write(to: URL(fileURLWithPath: root + "/iio:device0/in_accel_z_raw"), options: .atomic)
+    while !child.standardError.contains("is not a number") && Date() < deadline { usleep(20_000) }
+    let gyro = gyroLines()
+    while gyroLines() < gyro + 3 && Date() < deadline { usleep(20_000) }
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(
+      child.standardError == """
+        whereami motion: motion unknown: iio:device1 (gyroscope) went away; its readings resume when it is back
+        whereami motion: motion unknown: \(root)/iio:device0/in_accel_z_raw: 'n/a' is not a number; accelerometer readings resume with the next one
+
+        """)
+    #expect(gyroLines() >= gyro + 3)
+  }
+
   @Test func gpsdsATTReportsKeepTheirDeviceUnits() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

@@ -26,6 +26,12 @@ enum MotionCommand {
       OptionSpec(name: "json", value: nil, help: "One JSON object per line (ACC, GYRO, MAG, ATT, SHAKE)."),
       OptionSpec(name: "shake", value: nil, help: "Print only shakes: began, ended, cancelled."),
       OptionSpec(
+        name: "shake-threshold", value: "G[,G]",
+        help: "A peak's user acceleration on any axis, and a strong peak's (default 1.5,2.0)."),
+      OptionSpec(
+        name: "shake-window", value: "SECONDS", help: "More than four peaks within this time are a shake (default 1.5)."
+      ),
+      OptionSpec(
         name: "sensors", value: "LIST",
         help:
           "What to print, comma-separated: accel, gyro, mag, attitude, heading (default all the source has; a kind asked for here and missing is an error)."
@@ -94,6 +100,26 @@ enum MotionCommand {
       guard !updates.isEmpty else { throw CommandError(message: "motion: --sensors is empty", code: .usage) }
     }
     if arguments.has("shake") { updates = [.shake] }
+    var shakeOptions = ShakeRecognizer.Options()
+    if let value = arguments.value("shake-threshold") {
+      let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+      guard (1...2).contains(parts.count), let light = parts[0], light > 0, light.isFinite,
+        let strong = parts.count == 2 ? parts[1] : max(light, shakeOptions.strongThreshold), strong >= light,
+        strong.isFinite
+      else {
+        throw CommandError(
+          message: "motion: --shake-threshold '\(value)' is not G or G,G (g, positive, the strong one not below)",
+          code: .usage)
+      }
+      shakeOptions.lightThreshold = light
+      shakeOptions.strongThreshold = strong
+    }
+    if let value = arguments.value("shake-window") {
+      guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
+        throw CommandError(message: "motion: --shake-window '\(value)' is not a number of seconds", code: .usage)
+      }
+      shakeOptions.window = seconds
+    }
     var position: (latitude: Double, longitude: Double)?
     if let value = arguments.value("position") {
       let parts = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -124,6 +150,7 @@ enum MotionCommand {
     session.manager.magnetometerUpdateInterval = interval
     session.manager.deviceMotionUpdateInterval = interval
     session.manager.declinationPosition = position
+    session.manager.shakeOptions = shakeOptions
     var code = session.run(updates)
     if let failure = recorder?.failure {
       printError("whereami motion: cannot write \(arguments.value("record")!): \(failure.reason)")

@@ -73,7 +73,8 @@ public final class IIOSource: MotionSource, @unchecked Sendable {
       return Discovery(sensors: found.sensors, problems: found.problems)
     }
     var discovery = Discovery(sensors: [], problems: [])
-    let devices = entries.sorted { deviceNumber($0) < deviceNumber($1) }
+    // The bus holds iio:deviceN (and triggerN, which have no channels), as the ABI lays it out.
+    let devices = entries.filter { $0.hasPrefix("iio:device") }.sorted { deviceNumber($0) < deviceNumber($1) }
     for device in devices {
       let directory = root + "/" + device
       guard case .success(let files) = SysfsAttribute.list(directory) else { continue }
