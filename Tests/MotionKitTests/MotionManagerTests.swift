@@ -26,6 +26,15 @@ final class Recorder: MotionManagerDelegate, Sendable {
   func motionEnded(_ manager: MotionManager, shake: ShakeEvent) { events.withLock { $0.append(.shake(shake)) } }
   func motionCancelled(_ manager: MotionManager, shake: ShakeEvent) { events.withLock { $0.append(.shake(shake)) } }
 
+  /// A manager for `source` with a new recorder as its delegate (held weakly by the
+  /// manager: keep the recorder).
+  static func attached(to source: any MotionSource) -> (MotionManager, Recorder) {
+    let manager = MotionManager(source: source)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    return (manager, recorder)
+  }
+
   var all: [MotionEvent] { events.withLock { $0 } }
   var errors: [MotionError] { all.compactMap { if case .failure(let e) = $0 { e } else { nil } } }
   var ended: Bool { errors.contains { $0.isFinal } }
@@ -68,9 +77,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func eachKindIsDeliveredAtItsInterval() throws {
     let path = try Self.log(seconds: 5)
     defer { unlink(path) }
-    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: nil))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: RecordedMotionSource(path: path, speed: nil))
     manager.accelerometerUpdateInterval = 0.1
     manager.gyroUpdateInterval = 0.5
     manager.deviceMotionUpdateInterval = 0.25
@@ -96,9 +103,7 @@ final class ScriptedSource: MotionSource, Sendable {
     // ends, and none of it is lost.
     let path = try Self.log(seconds: 5, gyroscope: false)
     defer { unlink(path) }
-    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: nil))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: RecordedMotionSource(path: path, speed: nil))
     manager.accelerometerUpdateInterval = 0.001
     manager.startAccelerometerUpdates()
     recorder.wait { $0.ended }
@@ -110,9 +115,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func anotherKindDoesNotStartALogOver() throws {
     let path = try Self.log(seconds: 5)
     defer { unlink(path) }
-    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: 20))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: RecordedMotionSource(path: path, speed: 20))
     manager.startAccelerometerUpdates()
     recorder.wait { $0.all.count > 5 }
     manager.startGyroUpdates()
@@ -156,9 +159,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func aKindAnUpdateNeedsAndTheSourceLacksIsUnavailable() throws {
     let path = try Self.log(seconds: 1, gyroscope: false)
     defer { unlink(path) }
-    let manager = MotionManager(source: RecordedMotionSource(path: path, speed: nil))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: RecordedMotionSource(path: path, speed: nil))
     // Device motion does without a gyroscope; gyro updates do not.
     manager.start([.deviceMotion, .gyro])
     recorder.wait { $0.ended }
@@ -169,9 +170,8 @@ final class ScriptedSource: MotionSource, Sendable {
   }
 
   @Test func shakesReachTheDelegateAndTheStream() async throws {
-    let manager = MotionManager(source: RecordedMotionSource(path: TestPaths.fixture("motion/shake.csv"), speed: nil))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(
+      to: RecordedMotionSource(path: TestPaths.fixture("motion/shake.csv"), speed: nil))
     let stream = manager.updates
     manager.startShakeUpdates()
     var streamed: [ShakeEvent.Phase] = []
@@ -189,9 +189,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func noCallbackComesAfterStop() throws {
     let tree = try SysfsTree(copying: TestPaths.fixture("iio/laptop"))
     defer { tree.remove() }
-    let manager = MotionManager(source: IIOSource(root: tree.root))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: IIOSource(root: tree.root))
     manager.accelerometerUpdateInterval = 0.01
     manager.startAccelerometerUpdates()
     recorder.wait { $0.all.count > 5 }
@@ -205,9 +203,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func aStoppedKindStopsWhileTheOthersGoOn() throws {
     let tree = try SysfsTree(copying: TestPaths.fixture("iio/laptop"))
     defer { tree.remove() }
-    let manager = MotionManager(source: IIOSource(root: tree.root))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: IIOSource(root: tree.root))
     manager.accelerometerUpdateInterval = 0.01
     manager.gyroUpdateInterval = 0.01
     manager.start([.accelerometer, .gyro])
@@ -233,9 +229,7 @@ final class ScriptedSource: MotionSource, Sendable {
 
   @Test func silenceIsReportedOnceAsUnknown() {
     let reading = SensorReading(time: 1, sensor: .accelerometer, vector: MotionVector(x: 0, y: 0, z: -1))
-    let manager = MotionManager(source: ScriptedSource([.reading(reading)]))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: ScriptedSource([.reading(reading)]))
     manager.watchdogTimeout = 0.3
     manager.startAccelerometerUpdates()
     recorder.wait(timeout: 3) { !$0.errors.isEmpty }
@@ -248,9 +242,7 @@ final class ScriptedSource: MotionSource, Sendable {
   @Test func headingsComeFromTheAttitudeAndTheDeclination() throws {
     let tree = try SysfsTree(copying: TestPaths.fixture("iio/laptop"))
     defer { tree.remove() }
-    let manager = MotionManager(source: IIOSource(root: tree.root))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = Recorder.attached(to: IIOSource(root: tree.root))
     manager.declinationPosition = (52.2, 0.1)
     manager.startHeadingUpdates()
     recorder.wait { $0.all.contains { if case .heading = $0 { true } else { false } } }

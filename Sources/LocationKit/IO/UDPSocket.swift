@@ -73,13 +73,19 @@ enum UDPSocket {
     socketAddress.sin_family = sa_family_t(AF_INET)
     socketAddress.sin_port = port.bigEndian
     socketAddress.sin_addr = address
-    let result = withUnsafePointer(to: &socketAddress) {
+    try bind(socket, to: socketAddress)
+    return socket
+  }
+
+  /// Binds `socket` to a `sockaddr_in` or `sockaddr_in6`.
+  private static func bind<Address>(_ socket: FileDescriptor, to address: Address) throws(SystemError) {
+    var address = address
+    let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        Glibc.bind(socket.rawValue, $0, socklen_t(MemoryLayout<Address>.size))
       }
     }
     try check(result, "bind", socket)
-    return socket
   }
 
   private static func bound(
@@ -94,12 +100,7 @@ enum UDPSocket {
     socketAddress.sin6_family = sa_family_t(AF_INET6)
     socketAddress.sin6_port = port.bigEndian
     socketAddress.sin6_addr = address
-    let result = withUnsafePointer(to: &socketAddress) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-      }
-    }
-    try check(result, "bind", socket)
+    try bind(socket, to: socketAddress)
     return socket
   }
 
