@@ -14,6 +14,14 @@ public enum SystemIO {
     try retryingInterrupts("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
   }
 
+  /// Reads up to `buffer.count` bytes at `offset` without moving the file position (so
+  /// threads can share a descriptor), retrying an interruption; 0 at the end of the file.
+  public static func read(
+    _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer
+  ) throws(SystemError) -> Int {
+    try retryingInterrupts("pread") { Glibc.pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+  }
+
   /// Writes every byte of `bytes` to `descriptor`: the package's one write loop, with one
   /// policy. A signal's interruption is retried. A descriptor left non-blocking (by another
   /// program sharing it) is waited for until it takes bytes again, or for at most `timeout`

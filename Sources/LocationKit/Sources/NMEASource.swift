@@ -48,6 +48,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     /// CRLF included), when the decoder ``NMEADecoder/Options/passesThrough``.
     public var onSentence: (@Sendable ([UInt8]) -> Void)?
 
+    /// For log files read as fast as possible: how many threads decode a file of at least
+    /// ``smallestSplitFile`` bytes (see ``ParallelLogDecoder``; the events are the same).
+    public var jobs = 1
+    public var smallestSplitFile = ParallelLogDecoder.smallestSplitFile
+    /// The chunk size of parallel decoding; `nil` for ``ParallelLogDecoder``'s.
+    public var chunkSize: Int?
+
     /// Creates options.
     public init(decoder: NMEADecoder.Options = NMEADecoder.Options(), replaySpeed: Double? = nil) {
       self.decoder = decoder
@@ -169,6 +176,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       }
       firstAttempt = false
       let live = isStream(descriptor)
+      if !live, let size = splittableSize(descriptor) {
+        decodeInParallel(descriptor, size: size, stop, sink) { event in
+          handle(event)
+          return !stopped
+        }
+        return
+      }
       // For a live input, what has been decoded since its cycle was last completed.
       var pending = Pending.nothing
       var receivedData = false
@@ -245,6 +259,42 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         }
       }
       if !stop.sleep(backoff.delay()) { return }
+    }
+  }
+
+  /// The size of a log file to decode on several threads, or `nil` to read it in one.
+  private func splittableSize(_ descriptor: FileDescriptor) -> Int? {
+    guard case .file = transport, options.replaySpeed == nil, options.jobs > 1 else { return nil }
+    var info = stat()
+    guard fstat(descriptor.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      Int(info.st_size) >= options.smallestSplitFile
+    else { return nil }
+    return Int(info.st_size)
+  }
+
+  /// Decodes a whole regular file with a ``ParallelLogDecoder``, then reports its end;
+  /// `handle` says whether to go on.
+  private func decodeInParallel(
+    _ descriptor: FileDescriptor, size: Int, _ stop: StopSignal, _ sink: @escaping @Sendable (SourceEvent) -> Void,
+    _ handle: (DecoderEvent) -> Bool
+  ) {
+    defer { descriptor.close() }
+    var decoder = ParallelLogDecoder(options: options.decoder, jobs: options.jobs, chunkSize: options.chunkSize)
+    var leading = [UInt8](repeating: 0, count: 4)
+    let count = leading.withUnsafeMutableBytes { (try? SystemIO.read(descriptor.rawValue, at: 0, into: $0)) ?? 0 }
+    shared.withLock { $0.firstBytes = Array(leading.prefix(count)) }
+    var goesOn = true
+    do {
+      let statistics = try decoder.decode(
+        descriptor.rawValue, size: size, isCancelled: { !goesOn || stop.isFired },
+        progress: { publish($0) }
+      ) { event in
+        if goesOn { goesOn = handle(event) }
+      }
+      guard statistics != nil else { return }
+      emit(.error(LocationError(.sourceEnded, "end of \(name)")), sink)
+    } catch {
+      emit(.error(LocationError(.readError, "cannot read \(name): \(error.reason)", final: true)), sink)
     }
   }
 

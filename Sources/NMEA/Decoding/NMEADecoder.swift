@@ -72,7 +72,7 @@ public struct NMEADecoder {
     }
   }
 
-  public private(set) var statistics = DecoderStatistics()
+  public package(set) var statistics = DecoderStatistics()
   private var framer: SentenceFramer
   private var assembler: FixAssembler
   private let options: Options
@@ -145,6 +145,21 @@ public struct NMEADecoder {
 
   /// The line being read.
   public var line: Int { framer.line }
+
+  /// Whether this decoder will turn whatever bytes follow into the same events as `other`,
+  /// line numbers apart: the same half-read line, open cycle, history and learned habits
+  /// (see ``FixAssembler/continuesLike(_:)``). Statistics and options are not compared.
+  package func continuesLike(_ other: NMEADecoder) -> Bool {
+    framer.continuesLike(other.framer) && assembler.continuesLike(other.assembler)
+      // A date comment seeds only a decoder that has neither seen one nor dated a cycle.
+      && (sawDate == other.sawDate || (assembler.isDated && other.assembler.isDated))
+  }
+
+  /// Renumbers the lines by `offset`: a decoder that started inside a file learns which
+  /// line it began at.
+  package mutating func shiftLines(by offset: Int) {
+    framer.shiftLines(by: offset)
+  }
 
   private mutating func handle(_ event: FramingEvent, _ handle: (DecoderEvent) -> Void) {
     switch event {

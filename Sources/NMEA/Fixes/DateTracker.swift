@@ -6,11 +6,14 @@
 /// runs past midnight rolls forward to the next date by itself, and a late sentence from
 /// before midnight keeps its day. A seed (`--date`, a `# Date:` comment) is weaker: it
 /// names the date of the first cycle, whatever its time.
-struct DateTracker {
+struct DateTracker: Equatable {
   private var anchor: Timestamp?
   private var seed: CalendarDate?
 
   /// Seeds the date of the first cycle, unless a date is known already.
+  /// Whether a date has been seen or resolved: then seeding changes nothing.
+  var isAnchored: Bool { anchor != nil }
+
   mutating func seed(_ date: CalendarDate) {
     if anchor == nil { seed = date }
   }

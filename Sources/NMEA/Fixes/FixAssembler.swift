@@ -45,7 +45,7 @@ public struct FixAssembler {
   public static let ellipsoidalAltitudeEvidence = 1.0
 
   /// A receiver's own accuracy estimate, 1-sigma metres, with where it came from.
-  private struct ReceiverEstimate {
+  private struct ReceiverEstimate: Equatable {
     var horizontal: Double
     var vertical: Double?
     var source: AccuracySource
@@ -60,7 +60,7 @@ public struct FixAssembler {
     }
   }
 
-  private struct Cycle {
+  private struct Cycle: Equatable {
     var time: TimeOfDay
     var date: CalendarDate?
     var latitude: Double?
@@ -134,6 +134,31 @@ public struct FixAssembler {
   private var keptForAnotherCycle = false
   /// Whether the current cycle has had its ``cycleEnder``.
   private var cycleHasEnded = false
+
+  /// Whether this assembler will make the same fixes as `other` from the same sentences
+  /// on: the same open cycle, history and learned receiver habits. How many cycles each
+  /// has counted does not matter, only how long ago the counts that matter were made.
+  ///
+  /// An assembler started partway into a log (``NMEADecoder``'s parallel decoding) is
+  /// checked this way against the one that read everything before it.
+  package func continuesLike(_ other: FixAssembler) -> Bool {
+    func modeAge(_ assembler: FixAssembler) -> Int? {
+      assembler.statedMode.map { min(assembler.cycleCount - $0.cycle, Self.modeCarryCycles + 1) }
+    }
+    return hasCycle == other.hasCycle && (!hasCycle || cycle == other.cycle) && dates == other.dates
+      && previous == other.previous && pendingErrors?.0 == other.pendingErrors?.0
+      && pendingErrors?.1 == other.pendingErrors?.1 && pendingEstimate?.0 == other.pendingEstimate?.0
+      && pendingEstimate?.1 == other.pendingEstimate?.1 && statedMode?.mode == other.statedMode?.mode
+      && modeAge(self) == modeAge(other) && headingReading == other.headingReading
+      && lastVariation == other.lastVariation && completedFix == other.completedFix
+      && cycleEnder == other.cycleEnder && lastKindInCycle == other.lastKindInCycle
+      && previousCandidate == other.previousCandidate && keptForAnotherCycle == other.keptForAnotherCycle
+      && cycleHasEnded == other.cycleHasEnded
+      && sky.continuesLike(other.sky, cycle: cycleCount, otherCycle: other.cycleCount)
+  }
+
+  /// Whether a date has been seen, so that seeding one changes nothing.
+  var isDated: Bool { dates.isAnchored }
 
   /// Adds a sentence; returns the previous cycle's fix when this sentence starts a new
   /// cycle.

@@ -74,6 +74,25 @@ struct SkyTracker {
     return (constellation?.rawValue ?? 4) * idsPerConstellation + id
   }
 
+  /// Whether this tracker will give the same satellites as `other` from here on, when
+  /// its cycles are numbered from `cycle` and the other's from `otherCycle`: only how long
+  /// ago a group was seen counts, and any age past ``lifetime`` counts the same.
+  func continuesLike(_ other: SkyTracker, cycle: Int, otherCycle: Int) -> Bool {
+    func age(_ seen: Int, _ now: Int) -> Int { min(now - seen, Self.lifetime + 1) }
+    guard groups.count == other.groups.count, isStale == other.isStale, snapshot == other.snapshot,
+      Self.equal(used, other.used), Self.equal(usedThisCycle, other.usedThisCycle)
+    else { return false }
+    for (mine, theirs) in zip(groups, other.groups) {
+      guard mine.talker == theirs.talker, mine.signalID == theirs.signalID,
+        mine.isComplete == theirs.isComplete, mine.isPending == theirs.isPending,
+        mine.satellites == theirs.satellites, mine.pending == theirs.pending,
+        !mine.isComplete || age(mine.cycle, cycle) == age(theirs.cycle, otherCycle),
+        !mine.isPending || age(mine.pendingCycle, cycle) == age(theirs.pendingCycle, otherCycle)
+      else { return false }
+    }
+    return true
+  }
+
   // MARK: GSA
 
   /// Starts the used list of a cycle (at its first GSA).

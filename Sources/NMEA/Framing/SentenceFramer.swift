@@ -20,7 +20,7 @@ public struct SentenceFramer {
   /// The most bytes of a comment line that are kept; the rest is skipped.
   static let maximumCommentLength = 200
 
-  private enum State {
+  private enum State: Equatable {
     /// Between sentences: at the start of a line, or after a complete sentence.
     case idle
     /// Inside a sentence, before any `*`.
@@ -80,6 +80,36 @@ public struct SentenceFramer {
 
   /// The 1-based number of the line being read.
   public var line: Int { currentLine }
+
+  /// Whether this framer will frame whatever follows exactly as `other` will, line numbers
+  /// apart: the same state, the same half-read bytes, the same settings.
+  package func continuesLike(_ other: SentenceFramer) -> Bool {
+    guard state == other.state, atLineStart == other.atLineStart, previousWasCR == other.previousWasCR,
+      requiresChecksum == other.requiresChecksum, detailsRejections == other.detailsRejections
+    else { return false }
+    // What is left of the last sentence or junk matters only while one is being read.
+    switch state {
+    case .idle, .skipping:
+      return true
+    case .junk:
+      return junkIsVisible == other.junkIsVisible && sameStartLine(other)
+    case .body, .checksumHigh, .comment:
+      return buffer == other.buffer && runningChecksum == other.runningChecksum && sameStartLine(other)
+    case .checksumLow:
+      return buffer == other.buffer && runningChecksum == other.runningChecksum
+        && expectedChecksum == other.expectedChecksum && sameStartLine(other)
+    }
+  }
+
+  private func sameStartLine(_ other: SentenceFramer) -> Bool {
+    currentLine - sentenceLine == other.currentLine - other.sentenceLine
+  }
+
+  /// Renumbers the lines: a framer that started inside a file learns where it was.
+  package mutating func shiftLines(by offset: Int) {
+    currentLine += offset
+    sentenceLine += offset
+  }
 
   /// Feeds bytes; `handle` is called for every event they complete, in input order.
   public mutating func consume(

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import LocationKit
 import NMEA
 
 /// Options shared by every command that decodes NMEA.
@@ -11,7 +12,48 @@ enum DecodeOptions {
     OptionSpec(
       name: "date", value: "YYYY-MM-DD",
       help: "Date of the first fix, for logs with no RMC/ZDA date (a '# Date:' comment in the log is used otherwise)."),
+    OptionSpec(
+      name: "jobs", value: "N",
+      help:
+        "Decode a log file of 8 MB or more on N threads (default: the processors this process may use). "
+        + "The output is the same for every N."),
   ]
+
+  /// Sets the chunk size of parallel decoding, in bytes, and decodes files of any size in
+  /// chunks: for tests, which need many cuts in small logs.
+  static let chunkSizeVariable = "WHEREAMI_CHUNK_SIZE"
+
+  /// How to decode a log file: on how many threads, in chunks of what size, from what size.
+  struct Parallelism: Sendable {
+    var jobs: Int
+    var chunkSize: Int?
+
+    /// Whether a regular file of `size` bytes is decoded in chunks.
+    func splits(size: Int) -> Bool {
+      jobs > 1 && size >= (chunkSize.map { _ in 1 } ?? ParallelLogDecoder.smallestSplitFile)
+    }
+
+    /// A decoder for these settings.
+    func decoder(_ options: NMEADecoder.Options) -> ParallelLogDecoder {
+      ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)
+    }
+  }
+
+  /// `--jobs` (and ``chunkSizeVariable``).
+  static func parallelism(_ arguments: ParsedArguments, command: String) throws(CommandError) -> Parallelism {
+    var jobs = ParallelLogDecoder.availableCores
+    if let text = arguments.value("jobs") {
+      guard let value = Int(text), (1...1024).contains(value) else {
+        throw CommandError(
+          message: "\(command): --jobs '\(text)' is not a number of threads from 1 to 1024", code: .usage)
+      }
+      jobs = value
+    }
+    let chunkSize = ProcessInfo.processInfo.environment[chunkSizeVariable].flatMap(Int.init).flatMap {
+      $0 > 0 ? $0 : nil
+    }
+    return Parallelism(jobs: jobs, chunkSize: chunkSize)
+  }
 
   /// The decoder's options; `decodes` is false for a source that gives fixes already
   /// decoded (gpsd), which needs no geoid model.

@@ -88,6 +88,10 @@ final class SourceRun: @unchecked Sendable {
     let decodes = if case .gpsd = address { false } else { true }
     options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command, decodes: decodes)
     options.nmea.replaySpeed = replaySpeed
+    let parallelism = try DecodeOptions.parallelism(arguments, command: command)
+    options.nmea.jobs = parallelism.jobs
+    options.nmea.chunkSize = parallelism.chunkSize
+    if parallelism.chunkSize != nil { options.nmea.smallestSplitFile = 1 }
     if let baud = arguments.value("baud") {
       guard let rate = Int(baud) else {
         throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage)

@@ -22,22 +22,16 @@ enum SummaryCommand {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     let options = try DecodeOptions.decoderOptions(arguments, command: spec.name)
+    let parallelism = try DecodeOptions.parallelism(arguments, command: spec.name)
     var output = OutputStream(descriptor: STDOUT_FILENO)
     var total = TrackSummary()
     let json = arguments.has("json")
     for path in arguments.positionals {
       let input = try InputFile(path: path)
       var summary = TrackSummary()
-      var decoder = NMEADecoder(options: options)
-      let handle: (DecoderEvent) -> Void = { event in
+      summary.statistics = try input.decode(options, parallelism) { event in
         if case .fix(let fix) = event { summary.add(fix) }
       }
-      try input.forEachChunk { chunk in
-        decoder.decode(chunk, handle)
-        return true
-      }
-      decoder.finish(handle)
-      summary.statistics = decoder.statistics
       output.write(json ? summary.json(name: input.name) : summary.text(name: input.name))
       total.merge(summary)
     }

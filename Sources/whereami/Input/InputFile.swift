@@ -1,4 +1,5 @@
 import LocationKit
+import NMEA
 
 #if canImport(Glibc)
   import Glibc
@@ -47,6 +48,30 @@ struct InputFile: ~Copyable {
       if count == 0 { return }
       if !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
     }
+  }
+
+  /// Decodes the whole input: a regular file on several threads when `parallelism` says
+  /// so, anything else as it is read. `handle` gets the events in order either way.
+  func decode(
+    _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism, _ handle: (DecoderEvent) -> Void
+  ) throws(CommandError) -> DecoderStatistics {
+    var info = stat()
+    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, parallelism.splits(size: Int(info.st_size)) {
+      var decoder = parallelism.decoder(options)
+      do throws(SystemError) {
+        // Not cancelled, so there are statistics.
+        return try decoder.decode(descriptor, size: Int(info.st_size), handle) ?? DecoderStatistics()
+      } catch {
+        throw Self.error(error.errno, reading: name)
+      }
+    }
+    var decoder = NMEADecoder(options: options)
+    try forEachChunk { chunk in
+      decoder.decode(chunk, handle)
+      return true
+    }
+    decoder.finish(handle)
+    return decoder.statistics
   }
 
   static func error(_ code: Int32, opening path: String) -> CommandError {

@@ -3,7 +3,8 @@ import TestSupport
 
 /// Runs `whereami` with arguments and returns (exit code, stdout, stderr).
 func runWhereAmI(
-  _ arguments: [String], stdinPath: String? = nil, asUser user: String? = nil, timeout: TimeInterval = 60
+  _ arguments: [String], stdinPath: String? = nil, asUser user: String? = nil, timeout: TimeInterval = 60,
+  environment: [String: String] = [:]
 ) throws -> (code: Int32, output: String, error: String) {
   let executable = Paths.whereami
   let child: ChildProcess
@@ -17,7 +18,8 @@ func runWhereAmI(
     child = try ChildProcess(
       "/usr/sbin/runuser", ["-u", user, "--", Reachable.copy(executable)] + reachable, stdinPath: stdinPath)
   } else {
-    child = try ChildProcess(executable, arguments, stdinPath: stdinPath)
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    child = try ChildProcess(executable, arguments, stdinPath: stdinPath, environment: variables)
   }
   let code = child.wait(timeout: timeout)
   return (code, child.standardOutput, child.standardError)

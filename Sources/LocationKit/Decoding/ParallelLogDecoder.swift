@@ -1,0 +1,255 @@
+import Foundation
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Decodes a log file on several cores and delivers exactly the events, in the same order,
+/// that one ``NMEADecoder`` reading it from the start would: the same fixes, rejections,
+/// line numbers and statistics.
+///
+/// The file is cut into chunks at line starts. Each worker decodes a chunk with a decoder
+/// of its own, which first reads the ``warmUp`` bytes before the chunk, its events thrown
+/// away, to learn what the log's history teaches: the date, the open cycle, the previous
+/// fix, the receiver's cycle end and fix mode, the satellites in view. The chunks are then
+/// taken in order, and a chunk's events are used only when its decoder, after the warm-up,
+/// is in the very state of the decoder that read everything before the chunk
+/// (``NMEADecoder/continuesLike(_:)``: line numbers and cycle counts apart). When it is
+/// not, that decoder reads the chunk again itself. So where the cuts fall changes only the
+/// speed, never the output.
+///
+/// A log whose history reaches back further than the warm-up at every cut runs on one
+/// core, with the others' work wasted: a log with no date of its own (dated by `--date` or
+/// a comment) once it has passed midnight, or one with more than 256 kinds of unknown
+/// sentence.
+public struct ParallelLogDecoder: Sendable {
+  /// Threads decoding at once.
+  public var jobs: Int
+  /// Bytes per chunk.
+  public var chunkSize = 2 << 20
+  /// Bytes read before each chunk to learn the log's state.
+  public var warmUp = 48 << 10
+  /// The decoders' options.
+  public var options: NMEADecoder.Options
+  /// How many chunks had to be decoded again in order (their warm-up did not reach the
+  /// state), after ``decode(_:size:isCancelled:progress:_:)``.
+  public private(set) var chunksDecodedAgain = 0
+
+  /// Files smaller than this are decoded by one decoder: threads would cost more than
+  /// they gain.
+  public static let smallestSplitFile = 8 << 20
+
+  /// Creates a decoder for `jobs` threads, with chunks of `chunkSize` bytes (a small size,
+  /// for tests, also shortens the warm-up to four chunks).
+  public init(options: NMEADecoder.Options, jobs: Int, chunkSize: Int? = nil) {
+    self.options = options
+    self.jobs = max(1, jobs)
+    if let chunkSize {
+      self.chunkSize = max(1, chunkSize)
+      warmUp = min(warmUp, 4 * self.chunkSize)
+    }
+  }
+
+  /// The processors this process may run on: its affinity mask, as `taskset` sets it,
+  /// read from `/proc/self/status` (Glibc's `sched_getaffinity` is not visible to Swift).
+  public static var availableCores: Int {
+    let fallback = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
+    else { return fallback }
+    let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
+      count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
+    }
+    return count > 0 ? count : fallback
+  }
+
+  /// Decodes the regular file open at `descriptor`, whose size was `size` when it was
+  /// opened, and then whatever follows up to its end (a log still being written), and
+  /// finishes the input: `handle` receives every event in order, on the calling thread.
+  /// `progress` is called with the statistics so far after each chunk. Returns the
+  /// statistics, or `nil` when `isCancelled` said so (checked between events).
+  ///
+  /// The file is read with `pread`, so the descriptor's position does not matter.
+  public mutating func decode(
+    _ descriptor: Int32, size: Int, isCancelled: () -> Bool = { false },
+    progress: (DecoderStatistics) -> Void = { _ in }, _ handle: (DecoderEvent) -> Void
+  ) throws(SystemError) -> DecoderStatistics? {
+    let plan = ChunkPlan(size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp))
+    let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
+    let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
+    for _ in 0..<min(jobs, plan.count) {
+      queue.workerStarted()
+      let thread = Thread {
+        while let index = queue.nextChunk() {
+          let result = Result { () throws(SystemError) -> DecodedChunk in
+            try reader.decode(index, until: { queue.isCancelled })
+          }
+          queue.store(result, for: index)
+        }
+        queue.workerEnded()
+      }
+      thread.name = "whereami.decode"
+      thread.start()
+    }
+    defer { queue.cancelAndWait() }
+
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
+    defer { buffer.deallocate() }
+    var decoder = NMEADecoder(options: options)
+    while let result = queue.take() {
+      let chunk = try result.get()
+      guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
+      if let start = chunk.start, let end = chunk.end, start.continuesLike(decoder),
+        Self.mergesExactly(decoder.statistics, end.statistics)
+      {
+        let shift = decoder.line - start.line
+        for event in chunk.events {
+          if isCancelled() { return nil }
+          handle(Self.shifted(event, by: shift))
+        }
+        var statistics = decoder.statistics
+        statistics.merge(end.statistics)
+        decoder = end
+        decoder.shiftLines(by: shift)
+        decoder.statistics = statistics
+      } else {
+        chunksDecodedAgain += 1
+        var offset = chunk.range.lowerBound
+        while offset < chunk.range.upperBound {
+          let wanted = min(buffer.count, chunk.range.upperBound - offset)
+          let count = try SystemIO.read(
+            descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+          if count == 0 { break }
+          var stopped = false
+          decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in
+            if !stopped && isCancelled() { stopped = true }
+            if !stopped { handle(event) }
+          }
+          if stopped { return nil }
+          offset += count
+        }
+      }
+      progress(decoder.statistics)
+    }
+    // What was written after the size was taken, as a plain read would have seen it.
+    var offset = plan.size
+    while true {
+      let count = try SystemIO.read(descriptor, at: offset, into: buffer)
+      if count == 0 { break }
+      decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
+      offset += count
+    }
+    if isCancelled() { return nil }
+    decoder.finish(handle)
+    progress(decoder.statistics)
+    return decoder.statistics
+  }
+
+  /// Whether adding `chunk`'s counts to `sofar`'s gives what one decoder would have
+  /// counted: unknown sentence types are listed by address up to a cap, and which
+  /// addresses make the list depends on the order they came in once it is full.
+  static func mergesExactly(_ sofar: DecoderStatistics, _ chunk: DecoderStatistics) -> Bool {
+    guard chunk.otherUnlisted == 0 else { return false }
+    let new = chunk.otherByAddress.keys.filter { sofar.otherByAddress[$0] == nil }.count
+    return sofar.otherByAddress.count + new <= DecoderStatistics.maximumAddresses
+  }
+
+  /// `event` with its line number moved by `shift`.
+  static func shifted(_ event: DecoderEvent, by shift: Int) -> DecoderEvent {
+    guard shift != 0 else { return event }
+    switch event {
+    case .fix, .heading: return event
+    case .sentence(let sentence, let line): return .sentence(sentence, line: line + shift)
+    case .accepted(let bytes, let line): return .accepted(bytes, line: line + shift)
+    case .rejected(var rejection):
+      rejection.line += shift
+      return .rejected(rejection)
+    }
+  }
+}
+
+/// Where the chunks of a file begin: nominally every `chunkSize` bytes, in fact at the
+/// first line start at or after that (so a chunk may be empty, behind a very long line).
+struct ChunkPlan: Sendable {
+  let size: Int
+  let chunkSize: Int
+  let warmUp: Int
+
+  var count: Int { max(1, (size + chunkSize - 1) / chunkSize) }
+
+  func nominalStart(_ index: Int) -> Int { min(size, index * chunkSize) }
+}
+
+/// One chunk, decoded by a worker.
+struct DecodedChunk {
+  /// The bytes it covers.
+  var range: Range<Int>
+  /// Its decoder after the warm-up (a fresh one for the first chunk), and after the chunk,
+  /// with the statistics of the chunk alone; `nil` for an empty chunk.
+  var start: NMEADecoder?
+  var end: NMEADecoder?
+  var events: [DecoderEvent] = []
+}
+
+/// Reads and decodes chunks for the workers.
+struct ChunkReader: Sendable {
+  static let pieceSize = 256 * 1024
+  let descriptor: Int32
+  let plan: ChunkPlan
+  let options: NMEADecoder.Options
+
+  /// Decodes chunk `index`: its events, and its decoder before and after.
+  func decode(_ index: Int, until cancelled: () -> Bool) throws(SystemError) -> DecodedChunk {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 16)
+    defer { buffer.deallocate() }
+    let start = try lineStart(atOrAfter: plan.nominalStart(index), buffer)
+    let end = index + 1 == plan.count ? plan.size : try lineStart(atOrAfter: plan.nominalStart(index + 1), buffer)
+    var chunk = DecodedChunk(range: start..<max(start, end))
+    guard start < end else { return chunk }
+    var decoder = NMEADecoder(options: options)
+    if start > 0 {
+      let warmUpStart = try lineStart(atOrAfter: max(0, start - plan.warmUp), buffer)
+      try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
+      decoder.statistics = DecoderStatistics()
+    }
+    chunk.start = decoder
+    var events: [DecoderEvent] = []
+    try read(start..<end, buffer, cancelled) { bytes in decoder.decode(bytes) { events.append($0) } }
+    chunk.events = events
+    chunk.end = decoder
+    return chunk
+  }
+
+  /// Feeds the bytes of `range` to `body` a piece at a time.
+  private func read(
+    _ range: Range<Int>, _ buffer: UnsafeMutableRawBufferPointer, _ cancelled: () -> Bool,
+    _ body: (UnsafeRawBufferPointer) -> Void
+  ) throws(SystemError) {
+    var offset = range.lowerBound
+    while offset < range.upperBound && !cancelled() {
+      let wanted = min(buffer.count, range.upperBound - offset)
+      let count = try SystemIO.read(
+        descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+      if count == 0 { return }
+      body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      offset += count
+    }
+  }
+
+  /// The first offset at or after `position` that begins a line (follows a `\n`), or the
+  /// end of the file.
+  func lineStart(atOrAfter position: Int, _ buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    guard position > 0 else { return 0 }
+    var offset = position - 1
+    while offset < plan.size {
+      let wanted = min(4096, buffer.count, plan.size - offset)
+      let count = try SystemIO.read(
+        descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+      if count == 0 { break }
+      if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) { return offset + newline + 1 }
+      offset += count
+    }
+    return plan.size
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import LocationKit
+import NMEA
+import TestSupport
+import Testing
+
+/// A log decoded in chunks on several threads must give what one decoder gives: the same
+/// events in the same order, the same line numbers and the same statistics, wherever the
+/// cuts fall.
+@Suite struct ParallelLogDecoderTests {
+  /// Everything a decoder told, as text: events in order, then the statistics.
+  struct Transcript: Equatable {
+    var events: [String] = []
+    var statistics: DecoderStatistics?
+
+    mutating func record(_ event: DecoderEvent) {
+      switch event {
+      case .fix(let fix): events.append("fix \(fix)")
+      case .heading(let reading): events.append("heading \(reading)")
+      case .rejected(let rejection):
+        events.append("rejected \(rejection) \(rejection.detail.map(String.init(describing:)) ?? "")")
+      case .sentence(let sentence, let line): events.append("sentence \(line) \(sentence)")
+      case .accepted(let bytes, let line): events.append("accepted \(line) \(bytes)")
+      }
+    }
+  }
+
+  static func serial(_ path: String, _ options: NMEADecoder.Options) throws -> Transcript {
+    var transcript = Transcript()
+    var decoder = NMEADecoder(options: options)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    data.withUnsafeBytes { bytes in decoder.decode(bytes) { transcript.record($0) } }
+    decoder.finish { transcript.record($0) }
+    transcript.statistics = decoder.statistics
+    return transcript
+  }
+
+  static func parallel(
+    _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil
+  ) throws -> (Transcript, decodedAgain: Int, chunks: Int) {
+    var transcript = Transcript()
+    var decoder = ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)
+    if let warmUp { decoder.warmUp = warmUp }
+    let descriptor = try SystemIO.open(path, O_RDONLY)
+    defer { close(descriptor) }
+    let size = Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64)
+    transcript.statistics = try decoder.decode(descriptor, size: size) { transcript.record($0) }
+    return (transcript, decoder.chunksDecodedAgain, (size + chunkSize - 1) / chunkSize)
+  }
+
+  static var everyOption: NMEADecoder.Options {
+    var options = NMEADecoder.Options(reportsSentences: true)
+    options.passesThrough = true
+    options.detailsRejections = true
+    return options
+  }
+
+  static let fixtureLogs = [
+    "walk.nmea", "drive-midnight.nmea", "static-hour.nmea", "multi-gnss-burst.nmea", "corrupted.nmea",
+  ]
+
+  @Test(arguments: fixtureLogs)
+  func everyFixtureCutEverywhereDecodesAsOneDecoderDoes(_ name: String) throws {
+    let path = TestPaths.fixture(name)
+    let expected = try Self.serial(path, Self.everyOption)
+    #expect(expected.events.count > 100)
+    // Chunk sizes that put cuts inside cycles, at every offset within one, and a warm-up
+    // too short for anything (the decoder must notice, and decode those chunks again).
+    for (chunkSize, warmUp) in [(997, nil), (65_521, nil), (1009, 0), (3001, 200)] as [(Int, Int?)] {
+      let (transcript, _, _) = try Self.parallel(path, Self.everyOption, jobs: 3, chunkSize: chunkSize, warmUp: warmUp)
+      #expect(transcript.statistics == expected.statistics, "\(name) in chunks of \(chunkSize)")
+      #expect(transcript.events.count == expected.events.count, "\(name) in chunks of \(chunkSize)")
+      if let first = zip(transcript.events, expected.events).first(where: { $0 != $1 }) {
+        Issue.record("\(name) in chunks of \(chunkSize): \(first.0)\ninstead of\n\(first.1)")
+      }
+    }
+  }
+
+  @Test func everyCorpusLogDecodesInChunksAsInOne() throws {
+    let logs = TestPaths.corpusLogs
+    #expect(logs.count >= 100, "the gpsd corpus is missing (set WHEREAMI_CORPUS)")
+    var options = NMEADecoder.Options()
+    options.detailsRejections = true
+    for log in logs {
+      let expected = try Self.serial(log.path, options)
+      let (transcript, _, _) = try Self.parallel(log.path, options, jobs: 2, chunkSize: 1531)
+      #expect(transcript == expected, "\(log.lastPathComponent)")
+    }
+  }
+
+  @Test func aDatedLogIsDecodedInParallelAcrossMidnightAndFixLosses() throws {
+    let log = try GeneratedLog(cycles: 6000, start: 23 * 3600 + 58 * 60, dated: true, lossEvery: 700)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    let (transcript, again, chunks) = try Self.parallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 20_011)
+    #expect(transcript == expected)
+    #expect(chunks > 40)
+    // The warm-up reached the state at every cut: the work was really shared.
+    #expect(again == 0)
+    #expect(expected.events.contains { $0.contains("2026-12-02") }, "the log crosses midnight")
+  }
+
+  @Test func aLogDatedOnlyByTheOptionsIsStillRightPastMidnight() throws {
+    // GGA only: the date is the seed's, rolled over at midnight, which no warm-up can
+    // know; those chunks are decoded again in order, and the output is the same.
+    let log = try GeneratedLog(cycles: 3000, start: 23 * 3600 + 58 * 60, dated: false, lossEvery: 450)
+    var options = NMEADecoder.Options()
+    options.date = CalendarDate(year: 2026, month: 12, day: 1)
+    let expected = try Self.serial(log.path, options)
+    let (transcript, again, _) = try Self.parallel(log.path, options, jobs: 2, chunkSize: 8192)
+    #expect(transcript == expected)
+    #expect(again > 0)
+    #expect(
+      expected.events.contains { $0.contains("2026-12-02") },
+      "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
+  }
+
+  @Test func aFileThatGrowsWhileDecodedIsReadToItsEnd() throws {
+    let log = try GeneratedLog(cycles: 400, start: 3600, dated: true, lossEvery: 0)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    let size = Int(try FileManager.default.attributesOfItem(atPath: log.path)[.size] as! UInt64)
+    var transcript = Transcript()
+    var decoder = ParallelLogDecoder(options: NMEADecoder.Options(), jobs: 2, chunkSize: 3000)
+    let descriptor = try SystemIO.open(log.path, O_RDONLY)
+    defer { close(descriptor) }
+    // Told an older size, it decodes that much in chunks and reads on to the end.
+    transcript.statistics = try decoder.decode(descriptor, size: size / 2 + 17) { transcript.record($0) }
+    #expect(transcript == expected)
+  }
+
+  @Test func cancellingStopsTheWorkersAndReturnsNothing() throws {
+    let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
+    var decoder = ParallelLogDecoder(options: NMEADecoder.Options(), jobs: 2, chunkSize: 4096)
+    let descriptor = try SystemIO.open(log.path, O_RDONLY)
+    defer { close(descriptor) }
+    let size = Int(try FileManager.default.attributesOfItem(atPath: log.path)[.size] as! UInt64)
+    var fixes = 0
+    let statistics = try decoder.decode(descriptor, size: size, isCancelled: { fixes >= 100 }) { event in
+      if case .fix = event { fixes += 1 }
+    }
+    #expect(statistics == nil)
+    #expect(fixes == 100)
+  }
+
+  @Test func availableCoresFollowsTheAffinityMask() throws {
+    #expect(ParallelLogDecoder.availableCores >= 1)
+    #expect(ParallelLogDecoder.availableCores <= ProcessInfo.processInfo.processorCount)
+    let child = try ChildProcess(
+      "/usr/bin/taskset", ["-c", "0", "/usr/bin/grep", "Cpus_allowed:", "/proc/self/status"])
+    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.standardOutput.contains("1"), "taskset's mask is what availableCores reads")
+  }
+}
+
+/// A log of 10 Hz cycles written for these tests: GGA, GSA, GSV every second and, when
+/// `dated`, RMC; every `lossEvery` cycles, 30 cycles without a fix.
+final class GeneratedLog {
+  let path: String
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  init(cycles: Int, start: Int, dated: Bool, lossEvery: Int) throws {
+    var text = "# a generated log\r\n"
+    var latitude = 48.1
+    for index in 0..<cycles {
+      let tenths = (start * 10 + index) % 864_000
+      let seconds = tenths / 10
+      let time = String(format: "%02d%02d%02d.%d", seconds / 3600, seconds / 60 % 60, seconds % 60, tenths % 10)
+      let lost = lossEvery > 0 && index % lossEvery >= lossEvery - 30
+      latitude += 0.00001
+      let minutes = (latitude - 48) * 60
+      let position = String(format: "48%08.5f,N,01134.00000,E", minutes)
+      text +=
+        checksummed(
+          "$GPGGA,\(time),\(lost ? ",,," : position),\(lost ? 0 : 1),08,0.9,\(lost ? "" : "520.0"),M,47.0,M,,") + "\r\n"
+      text += checksummed("$GPGSA,A,\(lost ? 1 : 3),01,02,03,04,05,06,07,08,,,,,1.5,0.9,1.2") + "\r\n"
+      if tenths % 10 == 0 {
+        text += checksummed("$GPGSV,2,1,08,01,40,083,46,02,17,308,41,03,07,344,39,04,22,228,45") + "\r\n"
+        text += checksummed("$GPGSV,2,2,08,05,40,083,46,06,17,308,41,07,07,344,39,08,22,228,45") + "\r\n"
+      }
+      if dated {
+        let day = (start * 10 + index) >= 864_000 ? "021226" : "011226"
+        text +=
+          checksummed(
+            "$GPRMC,\(time),\(lost ? "V" : "A"),\(lost ? ",,," : position),1.2,45.0,\(day),,,\(lost ? "N" : "A")")
+          + "\r\n"
+      }
+      if index == cycles / 3 { text += "$GPGGA,garbage*00\r\n\u{1}\u{2}binary\r\n" }
+    }
+    path = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-\(UUID().uuidString).nmea").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+}
