@@ -78,13 +78,25 @@ public struct ParallelLogDecoder: Sendable {
     let plan = ChunkPlan(size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp))
     let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
+    // Event arrays handed back once delivered: a worker empties one (in parallel) and
+    // fills it again, where a new one would cost a megabyte of fresh pages per chunk.
+    let spareEvents = Locked<[[DecoderEvent]]>([])
     for _ in 0..<min(jobs, plan.count) {
       queue.workerStarted()
       let thread = Thread {
+        // Room for as many events as the last chunk had, and some: growing the array
+        // would copy it over and over.
+        var expectedEvents = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
+        defer { buffer.deallocate() }
         while let index = queue.nextChunk() {
+          var events = spareEvents.withLock { $0.popLast() } ?? []
+          events.removeAll(keepingCapacity: true)
+          events.reserveCapacity(expectedEvents)
           let result = Result { () throws(SystemError) -> DecodedChunk in
-            try reader.decode(index, until: { queue.isCancelled })
+            try reader.decode(index, into: events, buffer, until: { queue.isCancelled })
           }
+          if case .success(let chunk) = result { expectedEvents = chunk.events.count + chunk.events.count / 8 }
           queue.store(result, for: index)
         }
         queue.workerEnded()
@@ -98,16 +110,31 @@ public struct ParallelLogDecoder: Sendable {
     defer { buffer.deallocate() }
     var decoder = NMEADecoder(options: options)
     while let result = queue.take() {
-      let chunk = try result.get()
+      // Consumed, so that the events array is the chunk's alone once handed back.
+      var chunk = try (consume result).get()
+      defer {
+        let events = chunk.events
+        chunk.events = []
+        spareEvents.withLock { $0.append(events) }
+      }
       guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
       if let start = chunk.start, let end = chunk.end, start.continuesLike(decoder),
         Self.mergesExactly(decoder.statistics, end.statistics)
       {
         let shift = decoder.line - start.line
-        for event in chunk.events {
-          if isCancelled() { return nil }
-          handle(Self.shifted(event, by: shift))
+        let delivered = chunk.events.withUnsafeBufferPointer { events in
+          for index in events.indices {
+            if isCancelled() { return false }
+            // Fixes, most of the events, have no line to move: handed on as they are, not
+            // copied (a fix is a few hundred bytes).
+            switch events[index] {
+            case .fix, .heading: handle(events[index])
+            default: handle(Self.shifted(events[index], by: shift))
+            }
+          }
+          return true
         }
+        if !delivered { return nil }
         var statistics = decoder.statistics
         statistics.merge(end.statistics)
         decoder = end
@@ -199,10 +226,12 @@ struct ChunkReader: Sendable {
   let plan: ChunkPlan
   let options: NMEADecoder.Options
 
-  /// Decodes chunk `index`: its events, and its decoder before and after.
-  func decode(_ index: Int, until cancelled: () -> Bool) throws(SystemError) -> DecodedChunk {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 16)
-    defer { buffer.deallocate() }
+  /// Decodes chunk `index`, reading through `buffer`: its events (appended to `events`,
+  /// an empty array with room), and its decoder before and after.
+  func decode(
+    _ index: Int, into events: consuming [DecoderEvent], _ buffer: UnsafeMutableRawBufferPointer,
+    until cancelled: () -> Bool
+  ) throws(SystemError) -> DecodedChunk {
     let start = try lineStart(atOrAfter: plan.nominalStart(index), buffer)
     let end = index + 1 == plan.count ? plan.size : try lineStart(atOrAfter: plan.nominalStart(index + 1), buffer)
     var chunk = DecodedChunk(range: start..<max(start, end))
@@ -214,7 +243,7 @@ struct ChunkReader: Sendable {
       decoder.statistics = DecoderStatistics()
     }
     chunk.start = decoder
-    var events: [DecoderEvent] = []
+    var events = events
     try read(start..<end, buffer, cancelled) { bytes in decoder.decode(bytes) { events.append($0) } }
     chunk.events = events
     chunk.end = decoder

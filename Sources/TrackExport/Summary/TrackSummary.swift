@@ -40,7 +40,8 @@ public struct TrackSummary {
     modes.count(fix.mode)
     guard fix.hasPosition else { return }
     // Set aside, as print sets it aside: neither a fix nor a step.
-    if let location = Location(fix), plausibility.check(location) != nil {
+    let location = Location(fix)
+    if let location, plausibility.check(location) != nil {
       implausible = plausibility.counts
       return
     }
@@ -50,7 +51,7 @@ public struct TrackSummary {
       if first == nil || time < first! { first = time }
       if last == nil || time > last! { last = time }
     }
-    if let location = Location(fix) {
+    if let location {
       odometer.add(location)
       distance = odometer.distance
       pathLength = odometer.pathLength
