@@ -198,6 +198,16 @@ private func rejection(_ body: String) -> FieldError? {
         DecimalDigits(UnsafeBufferPointer(buffer))!.value(UnsafeBufferPointer(buffer))
       }
       #expect(parsed == Double(text)!, "\(text)")
+      // The one-pass reading of the common form agrees, and takes every number of up to
+      // 15 digits.
+      let plain = bytes.withUnsafeMutableBufferPointer { DecimalDigits.plainValue(UnsafeBufferPointer($0)) }
+      if let plain { #expect(plain == Double(text)!, "\(text)") }
+      if digits <= 15 { #expect(plain != nil, "\(text)") }
+    }
+    for text in [".", "-1", "+1", "1.2.3", "1e5", "12345678901234567", " 1", "1,"] {
+      var bytes = Array(text.utf8)
+      #expect(
+        bytes.withUnsafeMutableBufferPointer { DecimalDigits.plainValue(UnsafeBufferPointer($0)) } == nil, "\(text)")
     }
   }
 }

@@ -69,6 +69,34 @@ struct DecimalDigits {
     }
   }
 
+  /// The value of the common form, `digits[.digits]` with at most 15 digits and no sign,
+  /// read in one pass; `nil` for anything else (which the full reading then takes, or
+  /// refuses). Correctly rounded: the digits make an integer below 2⁵³ and the power of
+  /// ten is exact, so one division rounds once.
+  @inline(__always)
+  static func plainValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    let count = bytes.count
+    guard count <= 16 else { return nil }
+    var mantissa: UInt64 = 0
+    var point = -1
+    var index = 0
+    while index < count {
+      let byte = bytes[index]
+      let digit = byte &- UInt8(ascii: "0")
+      if digit < 10 {
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+      } else if byte == UInt8(ascii: ".") && point < 0 {
+        point = index
+      } else {
+        return nil
+      }
+      index &+= 1
+    }
+    // A lone point has no digit; 16 digits may pass 2⁵³.
+    guard count > (point < 0 ? 0 : 1), mantissa < (1 << 53) else { return nil }
+    return point < 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[count &- 1 &- point]
+  }
+
   /// The correctly rounded value (as `strtod` would give).
   @inline(__always)
   func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {

@@ -76,10 +76,11 @@ struct FieldReader {
   /// The raw bytes of field `index`; empty when the sentence has fewer fields.
   @inline(__always)
   func raw(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-    guard index < count else { return UnsafeBufferPointer(rebasing: bytes[0..<0]) }
-    let start = Int(separators[index]) + 1
-    let end = Int(separators[index + 1])
-    return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    guard index < count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+    let start = Int(separators[index]) &+ 1
+    let end = Int(separators[index &+ 1])
+    // The separators are offsets within `bytes`, in order, so the slice needs no check.
+    return UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + start }, count: end &- start)
   }
 
   /// Whether field `index` is present and not empty.
@@ -121,7 +122,8 @@ struct FieldReader {
     for byte in field {
       let digit = byte &- UInt8(ascii: "0")
       guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
-      value = value * 10 + Int(digit)
+      // At most 18 digits: no overflow.
+      value = value &* 10 &+ Int(digit)
     }
     if let range, !range.contains(value) {
       throw FieldError(index: index, name: name, problem: .outOfRange)
@@ -150,10 +152,15 @@ struct FieldReader {
   {
     let field = raw(index)
     if field.isEmpty { return nil }
-    guard let digits = DecimalDigits(field) else {
-      throw FieldError(index: index, name: name, problem: .invalidFormat)
+    let value: Double
+    if let plain = DecimalDigits.plainValue(field) {
+      value = plain
+    } else {
+      guard let digits = DecimalDigits(field) else {
+        throw FieldError(index: index, name: name, problem: .invalidFormat)
+      }
+      value = digits.value(field)
     }
-    let value = digits.value(field)
     if let range, !range.contains(value) {
       throw FieldError(index: index, name: name, problem: .outOfRange)
     }
