@@ -6,6 +6,7 @@
     python3 Benchmarks/bench.py --flat          # also peak RSS on a 20 MB and a 2 GB log
     python3 Benchmarks/bench.py --instructions  # also instructions per byte (callgrind, 10 MB log)
     python3 Benchmarks/bench.py --log my.nmea   # your own log instead
+    python3 Benchmarks/bench.py --scaling       # also whereami on 1, 2, 4 ... cores
 
 The peers, side by side on the same file: gpsd's `gpsdecode -j` (Debian gpsd-clients);
 adrianmo/go-nmea (golang-github-adrianmo-go-nmea-dev, with golang-go), a small program
@@ -68,11 +69,12 @@ def read_through(path: Path) -> int:
 
 
 class Runner:
-    def __init__(self, pin: bool) -> None:
+    def __init__(self, pin: bool, cores: int = 1) -> None:
         self.gnu_time = shutil.which("time", path="/usr/bin:/bin") or ""
         if not self.gnu_time:
             sys.exit("bench.py needs GNU time for peak RSS: apt-get install time")
-        self.prefix = ["taskset", "-c", "0"] if pin and shutil.which("taskset") else []
+        cpus = "0" if cores == 1 else f"0-{cores - 1}"
+        self.prefix = ["taskset", "-c", cpus] if pin and shutil.which("taskset") else []
 
     def run(self, argv: list[str], stdin: Path | None) -> tuple[float, int]:
         """Runs `argv` once; returns wall seconds and peak RSS in kB."""
@@ -169,6 +171,9 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="also instructions per byte under callgrind, on a 10 MB log")
     parser.add_argument("--no-peers", action="store_true", help="skip go-nmea, pynmea2 and the minimal C pass")
+    parser.add_argument(
+        "--scaling", action="store_true",
+        help="also whereami on 1, 2, 4, ... cores (taskset), up to all of them, and the speed-up")
     arguments = parser.parse_args()
 
     whereami = arguments.whereami
@@ -239,10 +244,11 @@ def main() -> None:
         print()
         print("| command | instructions | per byte |")
         print("| --- | --- | --- |")
+        # One thread: the count of the work itself (a parallel run adds its warm-ups).
         counted = [
-            ("whereami summary", [whereami, "summary", str(small)], None),
-            ("whereami print --json", [whereami, "print", "--json", str(small)], None),
-            ("whereami export --format csv", [whereami, "export", "--format", "csv", str(small)], None),
+            ("whereami summary", [whereami, "summary", "--jobs", "1", str(small)], None),
+            ("whereami print --json", [whereami, "print", "--json", "--jobs", "1", str(small)], None),
+            ("whereami export --format csv", [whereami, "export", "--format", "csv", "--jobs", "1", str(small)], None),
         ]
         # Valgrind cannot run Go programs (their runtime's signal and stack handling crash it).
         counted += [(f"{name} < log", [path], small) for name, path in peers.items() if name != "go-nmea"]
@@ -250,15 +256,44 @@ def main() -> None:
             count = instructions(argv, stdin)
             print(f"| `{name}` | {count:,} | {count / small_size:.1f} |")
 
-    if arguments.flat:
+    if arguments.scaling:
+        # Medians of more runs than above: the speed-up is a ratio of two noisy figures.
+        cores = [1]
+        while cores[-1] * 2 <= (os.cpu_count() or 1):
+            cores.append(cores[-1] * 2)
         print()
-        print("| log | `whereami summary` peak RSS MB | `whereami print --json` peak RSS MB |")
-        print("| --- | --- | --- |")
+        print(f"Scaling on {log.stat().st_size / 1e6:.0f} MB (taskset; --jobs defaults to the cores allowed; "
+              f"median of {2 * arguments.runs + 1} runs):")
+        print()
+        print("| command | cores | median s | MB/s | speed-up | peak RSS MB |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for name, command in (("summary", ["summary"]), ("print --json", ["print", "--json"]),
+                              ("export --format csv", ["export", "--format", "csv"])):
+            one = None
+            for count in cores:
+                scaled = Runner(pin=True, cores=count)
+                samples = [scaled.run([whereami, *command, str(log)], None) for _ in range(2 * arguments.runs + 1)]
+                seconds = statistics.median(s for s, _ in samples)
+                one = one or seconds
+                rss = max(k for _, k in samples)
+                print(f"| `whereami {name}` | {count} | {seconds:.3f} | {size / 1e6 / seconds:,.0f} "
+                      f"| {one / seconds:.2f}× | {rss / 1024:.1f} |")
+
+    if arguments.flat:
+        every = Runner(pin=False)
+        print()
+        print(f"Peak RSS, MB, on one core and on all {os.cpu_count()}:")
+        print()
+        print("| log | `summary`, 1 core | `summary`, all | `print --json`, 1 core | `print --json`, all |")
+        print("| --- | --- | --- | --- | --- |")
         for flat_size in ("20M", "2G"):
             flat_log = generated_log(flat_size, arguments.seed)
             read_through(flat_log)
-            rss = [runner.run([whereami, *command, str(flat_log)], None)[1] for command in (["summary"], ["print", "--json"])]
-            print(f"| {flat_log.stat().st_size / 1e6:,.0f} MB | {rss[0] / 1024:.1f} | {rss[1] / 1024:.1f} |")
+            rss = [
+                chosen.run([whereami, *command, str(flat_log)], None)[1]
+                for command in (["summary"], ["print", "--json"]) for chosen in (runner, every)
+            ]
+            print(f"| {flat_log.stat().st_size / 1e6:,.0f} MB | " + " | ".join(f"{k / 1024:.1f}" for k in rss) + " |")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ for raw in sys.stdin.buffer:
     if sentence.sentence_type in ("GGA", "RMC"):
         try:
             total += sentence.latitude + sentence.longitude
-        except (ValueError, TypeError):
-            pass
+        except (ValueError, TypeError, AttributeError):
+            # A damaged sentence that pynmea2 parsed with fewer fields than its type has.
+            failed += 1
 print(f"{parsed} parsed, {failed} failed, {total}")
