@@ -114,6 +114,35 @@ import Testing
       "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
   }
 
+  @Test func aLongRunWithoutNewlinesLeavesChunksEmptyAndTheOutputTheSame() throws {
+    // 200 KB of bytes with no line end amid the log: the chunks inside it have no line
+    // start, and are empty; the one before takes all of it.
+    let log = try GeneratedLog(cycles: 600, start: 3600, dated: true, lossEvery: 0)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: log.path))
+    var random = SeededRandom(seed: 17)
+    let garbage = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }.map { $0 == 10 ? 32 : $0 }
+    bytes.insert(contentsOf: garbage, at: bytes.count / 2)
+    try bytes.write(to: URL(fileURLWithPath: log.path))
+    let expected = try Self.serial(log.path, Self.everyOption)
+    let (transcript, _, chunks) = try Self.parallel(log.path, Self.everyOption, jobs: 2, chunkSize: 4099)
+    #expect(chunks > 60)
+    #expect(transcript == expected)
+  }
+
+  @Test func chunksWithTooManyEventsToKeepAreDecodedInOrder() throws {
+    // Random bytes give a rejection every few dozen bytes, each with its text (-v): more
+    // than a chunk may keep. Those chunks are decoded on the calling thread instead.
+    let log = try GeneratedLog(cycles: 300, start: 3600, dated: true, lossEvery: 0)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: log.path))
+    var random = SeededRandom(seed: 5)
+    bytes.append(contentsOf: (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+    try bytes.write(to: URL(fileURLWithPath: log.path))
+    let expected = try Self.serial(log.path, Self.everyOption)
+    let (transcript, again, _) = try Self.parallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
+    #expect(again > 0)
+    #expect(transcript == expected)
+  }
+
   @Test func aFileThatGrowsWhileDecodedIsReadToItsEnd() throws {
     let log = try GeneratedLog(cycles: 400, start: 3600, dated: true, lossEvery: 0)
     let expected = try Self.serial(log.path, NMEADecoder.Options())

@@ -27,14 +27,20 @@ public struct ParallelLogDecoder: Sendable {
   /// Threads decoding at once.
   public var jobs: Int
   /// Bytes per chunk.
-  public var chunkSize = 2 << 20
+  public var chunkSize = 1 << 20
   /// Bytes read before each chunk to learn the log's state.
-  public var warmUp = 48 << 10
+  public var warmUp = 32 << 10
   /// The decoders' options.
   public var options: NMEADecoder.Options
-  /// How many chunks had to be decoded again in order (their warm-up did not reach the
-  /// state), after ``decode(_:size:isCancelled:progress:_:)``.
+  /// How many chunks were decoded in order on the calling thread (their warm-up did not
+  /// reach the state, or they were too long or had too many events to keep), after ``decode(_:size:isCancelled:progress:_:)``.
   public private(set) var chunksDecodedAgain = 0
+
+  /// The most memory a chunk's events may take: a chunk with more (a megabyte of lines
+  /// that are each rejected, or `print --nmea`'s copy of every sentence), or with no line
+  /// start for four chunks' length, is decoded in order instead, so that memory stays
+  /// bounded whatever the file holds.
+  public static let eventBytesPerChunk = 3 << 20
 
   /// Files smaller than this are decoded by one decoder: threads would cost more than
   /// they gain.
@@ -92,7 +98,7 @@ public struct ParallelLogDecoder: Sendable {
         while let index = queue.nextChunk() {
           var events = spareEvents.withLock { $0.popLast() } ?? []
           events.removeAll(keepingCapacity: true)
-          events.reserveCapacity(expectedEvents)
+          events.reserveCapacity(min(expectedEvents, ChunkReader.maximumEvents))
           let result = Result { () throws(SystemError) -> DecodedChunk in
             try reader.decode(index, into: events, buffer, until: { queue.isCancelled })
           }
@@ -197,11 +203,13 @@ public struct ParallelLogDecoder: Sendable {
 }
 
 /// Where the chunks of a file begin: nominally every `chunkSize` bytes, in fact at the
-/// first line start at or after that (so a chunk may be empty, behind a very long line).
+/// first line start within those bytes (a chunk with none is empty).
 struct ChunkPlan: Sendable {
   let size: Int
   let chunkSize: Int
   let warmUp: Int
+  /// The longest chunk a worker decodes; a longer one is left to be decoded in order.
+  var maximumChunk: Int { 4 * chunkSize + SentenceFramer.maximumLength }
 
   var count: Int { max(1, (size + chunkSize - 1) / chunkSize) }
 
@@ -213,7 +221,8 @@ struct DecodedChunk {
   /// The bytes it covers.
   var range: Range<Int>
   /// Its decoder after the warm-up (a fresh one for the first chunk), and after the chunk,
-  /// with the statistics of the chunk alone; `nil` for an empty chunk.
+  /// with the statistics of the chunk alone; `nil` for an empty chunk, or one left to be
+  /// decoded in order (too long, or too many events).
   var start: NMEADecoder?
   var end: NMEADecoder?
   var events: [DecoderEvent] = []
@@ -232,22 +241,63 @@ struct ChunkReader: Sendable {
     _ index: Int, into events: consuming [DecoderEvent], _ buffer: UnsafeMutableRawBufferPointer,
     until cancelled: () -> Bool
   ) throws(SystemError) -> DecodedChunk {
-    let start = try lineStart(atOrAfter: plan.nominalStart(index), buffer)
-    let end = index + 1 == plan.count ? plan.size : try lineStart(atOrAfter: plan.nominalStart(index + 1), buffer)
-    var chunk = DecodedChunk(range: start..<max(start, end))
-    guard start < end else { return chunk }
+    // A chunk begins at the first line start within its nominal bytes; one with none
+    // (a long run without newlines) is empty, its bytes in the chunk before. So each byte
+    // is scanned for a boundary at most twice, whatever the file.
+    let nextStart = plan.nominalStart(index + 1)
+    guard let start = try lineStart(atOrAfter: plan.nominalStart(index), before: nextStart, buffer) else {
+      return DecodedChunk(range: nextStart..<nextStart)
+    }
+    let end = try lineStart(atOrAfter: nextStart, before: plan.size, buffer) ?? plan.size
+    var chunk = DecodedChunk(range: start..<end)
+    guard start < end, end - start <= plan.maximumChunk else { return chunk }
     var decoder = NMEADecoder(options: options)
     if start > 0 {
-      let warmUpStart = try lineStart(atOrAfter: max(0, start - plan.warmUp), buffer)
+      let warmUpStart = try lineStart(atOrAfter: max(0, start - plan.warmUp), before: start, buffer) ?? start
       try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
       decoder.statistics = DecoderStatistics()
     }
     chunk.start = decoder
     var events = events
-    try read(start..<end, buffer, cancelled) { bytes in decoder.decode(bytes) { events.append($0) } }
+    var overflowed = false
+    var budget = ParallelLogDecoder.eventBytesPerChunk
+    try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
+      decoder.decode(bytes) { event in
+        budget -= Self.memory(of: event)
+        guard budget >= 0 else {
+          overflowed = true
+          return
+        }
+        // Grown by hand, so that no array ends up with twice the room it may use.
+        if events.count == events.capacity {
+          events.reserveCapacity(min(Self.maximumEvents, max(64, 2 * events.capacity)))
+        }
+        events.append(event)
+      }
+    }
     chunk.events = events
+    if overflowed {
+      // Left to be decoded in order: no decoder to continue from.
+      chunk.start = nil
+      return chunk
+    }
     chunk.end = decoder
     return chunk
+  }
+
+  /// The most events a chunk can keep within ``ParallelLogDecoder/eventBytesPerChunk``.
+  static let maximumEvents = ParallelLogDecoder.eventBytesPerChunk / MemoryLayout<DecoderEvent>.stride
+
+  /// About the memory `event` takes once stored: its place in the array, and what it
+  /// holds on the heap (a rejection's text for `-v`, a sentence's bytes for `--nmea`).
+  static func memory(of event: DecoderEvent) -> Int {
+    let stored = MemoryLayout<DecoderEvent>.stride
+    switch event {
+    case .rejected(let rejection): return stored + (rejection.detail == nil ? 0 : 64 + SentenceFramer.maximumLength)
+    case .accepted(let bytes, _): return stored + 32 + bytes.count
+    case .sentence: return stored + 128
+    case .fix, .heading: return stored
+    }
   }
 
   /// Feeds the bytes of `range` to `body` a piece at a time.
@@ -266,19 +316,23 @@ struct ChunkReader: Sendable {
     }
   }
 
-  /// The first offset at or after `position` that begins a line (follows a `\n`), or the
-  /// end of the file.
-  func lineStart(atOrAfter position: Int, _ buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-    guard position > 0 else { return 0 }
+  /// The first offset at or after `position` and before `limit` that begins a line (0,
+  /// or follows a `\n`); `nil` when there is none.
+  func lineStart(atOrAfter position: Int, before limit: Int, _ buffer: UnsafeMutableRawBufferPointer)
+    throws(SystemError) -> Int?
+  {
+    guard position > 0 else { return limit > 0 ? 0 : nil }
+    // A line starts at q when the byte at q − 1 is a newline: look from position − 1.
     var offset = position - 1
-    while offset < plan.size {
-      let wanted = min(4096, buffer.count, plan.size - offset)
+    while offset < limit - 1 {
+      let wanted = min(4096, buffer.count, limit - 1 - offset)
       let count = try SystemIO.read(
         descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
       if count == 0 { break }
       if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) { return offset + newline + 1 }
       offset += count
     }
-    return plan.size
+    return nil
   }
+
 }
