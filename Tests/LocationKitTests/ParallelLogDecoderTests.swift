@@ -37,7 +37,7 @@ import Testing
 
   static func parallel(
     _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil
-  ) throws -> (Transcript, decodedAgain: Int, chunks: Int) {
+  ) throws -> (Transcript, decodedInOrder: Int, chunks: Int) {
     var transcript = Transcript()
     var decoder = ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)
     if let warmUp { decoder.warmUp = warmUp }
@@ -45,7 +45,7 @@ import Testing
     defer { close(descriptor) }
     let size = Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64)
     transcript.statistics = try decoder.decode(descriptor, size: size) { transcript.record($0) }
-    return (transcript, decoder.chunksDecodedAgain, (size + chunkSize - 1) / chunkSize)
+    return (transcript, decoder.chunksDecodedInOrder, (size + chunkSize - 1) / chunkSize)
   }
 
   static var everyOption: NMEADecoder.Options {
@@ -91,11 +91,11 @@ import Testing
   @Test func aDatedLogIsDecodedInParallelAcrossMidnightAndFixLosses() throws {
     let log = try GeneratedLog(cycles: 6000, start: 23 * 3600 + 58 * 60, dated: true, lossEvery: 700)
     let expected = try Self.serial(log.path, NMEADecoder.Options())
-    let (transcript, again, chunks) = try Self.parallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 20_011)
+    let (transcript, inOrder, chunks) = try Self.parallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 20_011)
     #expect(transcript == expected)
     #expect(chunks > 40)
     // The warm-up reached the state at every cut: the work was really shared.
-    #expect(again == 0)
+    #expect(inOrder == 0)
     #expect(expected.events.contains { $0.contains("2026-12-02") }, "the log crosses midnight")
   }
 
@@ -106,9 +106,9 @@ import Testing
     var options = NMEADecoder.Options()
     options.date = CalendarDate(year: 2026, month: 12, day: 1)
     let expected = try Self.serial(log.path, options)
-    let (transcript, again, _) = try Self.parallel(log.path, options, jobs: 2, chunkSize: 8192)
+    let (transcript, inOrder, _) = try Self.parallel(log.path, options, jobs: 2, chunkSize: 8192)
     #expect(transcript == expected)
-    #expect(again > 0)
+    #expect(inOrder > 0)
     #expect(
       expected.events.contains { $0.contains("2026-12-02") },
       "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
@@ -138,8 +138,8 @@ import Testing
     bytes.append(contentsOf: (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) })
     try bytes.write(to: URL(fileURLWithPath: log.path))
     let expected = try Self.serial(log.path, Self.everyOption)
-    let (transcript, again, _) = try Self.parallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
-    #expect(again > 0)
+    let (transcript, inOrder, _) = try Self.parallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
+    #expect(inOrder > 0)
     #expect(transcript == expected)
   }
 

@@ -39,8 +39,10 @@ import Testing
     return (code, child.standardOutput, peak)
   }
 
-  private func summary(_ path: String) throws -> (json: [String: Any], peakKilobytes: Int, code: Int32) {
-    let result = try measured(["summary", "--json", path])
+  private func summary(_ path: String, jobs: Int? = nil) throws -> (
+    json: [String: Any], peakKilobytes: Int, code: Int32
+  ) {
+    let result = try measured(["summary", "--json", path] + (jobs.map { ["--jobs", "\($0)"] } ?? []))
     let json = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]) ?? [:]
     return (json, result.peakKilobytes, result.code)
   }
@@ -54,15 +56,23 @@ import Testing
   @Test func randomBytesAreRejectedWithBoundedMemory() throws {
     let smallPath = try randomFile(megabytes: 2)
     defer { unlink(smallPath) }
-    let small = try summary(smallPath)
+    let small = try summary(smallPath, jobs: 1)
     let path = try randomFile(megabytes: 64)
     defer { unlink(path) }
-    let result = try summary(path)
+    let result = try summary(path, jobs: 1)
     #expect(result.code == 0)
     #expect(result.json["bytes"] as? Int == 64 << 20)
     #expect(result.json["fixes"] as? Int == 0)
     #expect((result.json["rejected"] as? Int ?? 0) > 100_000, "every line is counted")
     expectFlatMemory(small.peakKilobytes, result.peakKilobytes)
+    // Decoded in chunks on two threads (files of 8 MB and more), memory is higher, by
+    // what the chunks in flight hold, and as flat: 16 MB and 64 MB alike.
+    let middlePath = try randomFile(megabytes: 16)
+    defer { unlink(middlePath) }
+    let middle = try summary(middlePath, jobs: 2)
+    let parallel = try summary(path, jobs: 2)
+    #expect(parallel.json["rejected"] as? Int == result.json["rejected"] as? Int)
+    expectFlatMemory(middle.peakKilobytes, parallel.peakKilobytes, slack: 8192)
   }
 
   @Test func aHundredMegabyteLineWithoutNewline() throws {
@@ -90,7 +100,10 @@ import Testing
     for _ in 0..<40 { data.append(walk) }
     try data.write(to: URL(fileURLWithPath: big))
     defer { unlink(big) }
-    let slow = try ChildProcess("/bin/sh", ["-c", "'\(Paths.whereami)' print --json '\(big)' | (sleep 3; wc -l)"])
+    // One thread first: the queue alone is what keeps memory flat (the file is over 8 MB,
+    // which --jobs above 1 decodes in chunks; that is checked below).
+    let slow = try ChildProcess(
+      "/bin/sh", ["-c", "'\(Paths.whereami)' print --json --jobs 1 '\(big)' | (sleep 3; wc -l)"])
     #expect(slow.wait(timeout: 120) == 0)
     // At each of the 39 joins time goes back 19 minutes: two fixes are set aside there
     // before three agreeing ones make the new reference.
@@ -103,18 +116,28 @@ import Testing
     // the plain run's; the instrumented run only guards against gross growth.
     let instrumented = ProcessInfo.processInfo.environment["WHEREAMI_CHILD_ASAN_OPTIONS"] != nil
     let slack = (instrumented ? 48 : 12) * 1024
-    let direct = try measured(["print", "--json", big])
+    let direct = try measured(["print", "--json", "--jobs", "1", big])
     let smallRun = try measured(["print", "--json", Paths.fixture("walk.nmea")])
     expectFlatMemory(smallRun.peakKilobytes, direct.peakKilobytes, slack: slack)
-    // Through a stalled pipe too.
-    let stalled = try ChildProcess(
-      "/bin/sh",
-      ["-c", "/usr/bin/time -f peak-kib=%M '\(Paths.whereami)' print --json '\(big)' | (sleep 2; cat >/dev/null)"])
-    #expect(stalled.wait(timeout: 120) == 0)
-    let stalledPeak =
-      stalled.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
-      .flatMap { Int($0.dropFirst(9)) } ?? Int.max
-    expectFlatMemory(smallRun.peakKilobytes, stalledPeak, slack: slack)
+    // Through a stalled pipe too, on one thread and in chunks on two: a stalled consumer
+    // stops the workers once the chunks in flight are decoded.
+    func stalledPeak(jobs: Int) -> Int {
+      guard
+        let stalled = try? ChildProcess(
+          "/bin/sh",
+          [
+            "-c",
+            "/usr/bin/time -f peak-kib=%M '\(Paths.whereami)' print --json --jobs \(jobs) '\(big)' "
+              + "| (sleep 2; cat >/dev/null)",
+          ])
+      else { return Int.max }
+      #expect(stalled.wait(timeout: 120) == 0)
+      return stalled.standardError.split(separator: "\n").last { $0.hasPrefix("peak-kib=") }
+        .flatMap { Int($0.dropFirst(9)) } ?? Int.max
+    }
+    expectFlatMemory(smallRun.peakKilobytes, stalledPeak(jobs: 1), slack: slack)
+    let directInChunks = try measured(["print", "--json", "--jobs", "2", big])
+    expectFlatMemory(directInChunks.peakKilobytes, stalledPeak(jobs: 2), slack: slack)
   }
 
   @Test func aFIFOIsReadAsAStream() throws {

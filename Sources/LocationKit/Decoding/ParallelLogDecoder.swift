@@ -22,7 +22,8 @@ import NMEA
 /// A log whose history reaches back further than the warm-up at every cut runs on one
 /// core, with the others' work wasted: a log with no date of its own (dated by `--date` or
 /// a comment) once it has passed midnight, or one with more than 256 kinds of unknown
-/// sentence.
+/// sentence. So do chunks whose events would take more than ``eventBytesPerChunk``, and
+/// runs of bytes without a line end: memory stays bounded, whatever the file holds.
 public struct ParallelLogDecoder: Sendable {
   /// Threads decoding at once.
   public var jobs: Int
@@ -33,8 +34,9 @@ public struct ParallelLogDecoder: Sendable {
   /// The decoders' options.
   public var options: NMEADecoder.Options
   /// How many chunks were decoded in order on the calling thread (their warm-up did not
-  /// reach the state, or they were too long or had too many events to keep), after ``decode(_:size:isCancelled:progress:_:)``.
-  public private(set) var chunksDecodedAgain = 0
+  /// reach the state, or they were too long or had too many events to keep), after
+  /// ``decode(_:size:isCancelled:progress:_:)``.
+  public private(set) var chunksDecodedInOrder = 0
 
   /// The most memory a chunk's events may take: a chunk with more (a megabyte of lines
   /// that are each rejected, or `print --nmea`'s copy of every sentence), or with no line
@@ -147,7 +149,7 @@ public struct ParallelLogDecoder: Sendable {
         decoder.shiftLines(by: shift)
         decoder.statistics = statistics
       } else {
-        chunksDecodedAgain += 1
+        chunksDecodedInOrder += 1
         var offset = chunk.range.lowerBound
         while offset < chunk.range.upperBound {
           let wanted = min(buffer.count, chunk.range.upperBound - offset)
