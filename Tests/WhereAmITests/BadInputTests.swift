@@ -72,7 +72,9 @@ import Testing
     let middle = try summary(middlePath, jobs: 2)
     let parallel = try summary(path, jobs: 2)
     #expect(parallel.json["rejected"] as? Int == result.json["rejected"] as? Int)
-    expectFlatMemory(middle.peakKilobytes, parallel.peakKilobytes, slack: 8192)
+    // (Under AddressSanitizer its allocator's caches grow with the allocations, as below.)
+    let instrumented = ProcessInfo.processInfo.environment["WHEREAMI_CHILD_ASAN_OPTIONS"] != nil
+    expectFlatMemory(middle.peakKilobytes, parallel.peakKilobytes, slack: (instrumented ? 48 : 8) * 1024)
   }
 
   @Test func aHundredMegabyteLineWithoutNewline() throws {

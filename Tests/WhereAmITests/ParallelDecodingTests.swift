@@ -42,6 +42,15 @@ import Testing
     }
   }
 
+  @Test func printAndSummaryInChunksOnADamagedLog() throws {
+    // The one comparison the sanitizer runs keep: rejections with their lines, fixes and
+    // counts, through the location manager and straight from the decoder.
+    let scratch = try ExportScratch()
+    for command in [["print", "--json", "-v"], ["summary", "--json"]] {
+      try Self.expectSameOutput(command, Paths.fixture("corrupted.nmea"), jobs: 3, environment: Self.manyCuts, scratch)
+    }
+  }
+
   @Test func jobsMustBeANumberOfThreads() throws {
     for bad in ["0", "x", "-2", "100000"] {
       let result = try runWhereAmI(["summary", Paths.fixture("walk.nmea"), "--jobs", bad])

@@ -326,13 +326,20 @@ struct ChunkReader: Sendable {
     guard position > 0 else { return limit > 0 ? 0 : nil }
     // A line starts at q when the byte at q − 1 is a newline: look from position − 1.
     var offset = position - 1
+    // A line is usually found in the first bytes; a long run without one is read in
+    // growing pieces, and searched with memchr.
+    var piece = 4096
     while offset < limit - 1 {
-      let wanted = min(4096, buffer.count, limit - 1 - offset)
+      let wanted = min(piece, buffer.count, limit - 1 - offset)
       let count = try SystemIO.read(
         descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
       if count == 0 { break }
-      if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) { return offset + newline + 1 }
+      let base = buffer.baseAddress!
+      if let newline = memchr(base, Int32(UInt8(ascii: "\n")), count) {
+        return offset + base.distance(to: newline) + 1
+      }
       offset += count
+      piece = buffer.count
     }
     return nil
   }
