@@ -147,6 +147,20 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(fine.accuracySource == .dilutionOfPrecision && fine.horizontalAccuracy == 0.8)
   }
 
+  /// The shortcut that skips the resolution check for accuracies above any latitude's
+  /// bound must really be above every latitude's, and not so loose that it skips nothing.
+  @Test func largestResolutionBoundHoldsAtEveryLatitude() {
+    for decimals in 0...9 {
+      let largest = CoordinateResolution.largestBound(decimals: decimals)
+      var highest = 0.0
+      for step in 0...3600 {
+        let latitude = -90 + Double(step) * 0.05
+        highest = max(highest, CoordinateResolution.horizontalBound(decimals: decimals, latitude: latitude))
+      }
+      #expect(largest >= highest && largest <= 1.02 * highest, "decimals \(decimals)")
+    }
+  }
+
   /// A receiver alternating a GGA cycle and an RMC-only cycle stays 3D; the stated mode is
   /// carried at most `modeCarryCycles` cycles.
   @Test func aCycleThatStatesNoModeKeepsTheLastStatedOne() {

@@ -48,11 +48,11 @@ public struct FixPlausibility: Sendable {
     var accuracy: Double
     var moment: TrackClock.Moment
 
-    init(_ location: Location) {
-      latitude = location.latitude
-      longitude = location.longitude
-      accuracy = location.horizontalAccuracy ?? 0
-      moment = TrackClock.Moment(location)
+    init(_ point: TrackPoint) {
+      latitude = point.latitude
+      longitude = point.longitude
+      accuracy = point.horizontalAccuracy ?? 0
+      moment = TrackClock.Moment(point)
     }
   }
 
@@ -60,8 +60,12 @@ public struct FixPlausibility: Sendable {
 
   /// Checks the next fix: `nil` when it is plausible (and becomes the reference), else
   /// why not.
-  public mutating func check(_ location: Location) -> ImplausibleFix? {
-    let point = Point(location)
+  public mutating func check(_ location: Location) -> ImplausibleFix? { check(TrackPoint(location)) }
+
+  /// Checks the next fix, given as the part of it the check needs; the same answer as
+  /// for its location.
+  public mutating func check(_ trackPoint: TrackPoint) -> ImplausibleFix? {
+    let point = Point(trackPoint)
     guard let reference else {
       self.reference = point
       return nil

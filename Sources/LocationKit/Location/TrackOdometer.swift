@@ -86,7 +86,13 @@ public struct TrackOdometer: Sendable {
   /// Raw geodesic path length: every step summed, metres.
   public private(set) var pathLength = 0.0
   /// Straight distance from the first fix to the latest, metres.
-  public private(set) var displacement = 0.0
+  public var displacement: Double {
+    guard let first, let displacedTo else { return 0 }
+    return displacedTo.distance(from: first)
+  }
+  /// The latest fix ``displacement`` is measured to: worked out when asked, as most
+  /// callers want it once per track, not once per fix.
+  private var displacedTo: TrackPoint?
   /// The part of ``distance`` added across fix losses, metres.
   public private(set) var bridgedDistance = 0.0
   /// How many fix losses were bridged.
@@ -98,8 +104,8 @@ public struct TrackOdometer: Sendable {
   public private(set) var movingTime = 0.0
   public private(set) var stoppedTime = 0.0
 
-  private var first: Location?
-  private var previous: Location?
+  private var first: TrackPoint?
+  private var previous: TrackPoint?
   private var previousSeconds = 0.0
   private var clock = TrackClock()
   private var intervals = RecentIntervals()
@@ -124,8 +130,11 @@ public struct TrackOdometer: Sendable {
   public init() {}
 
   /// Adds the next location of the track.
-  public mutating func add(_ location: Location) {
-    guard let first, let previous else {
+  public mutating func add(_ location: Location) { add(TrackPoint(location)) }
+
+  /// Adds the next point of the track.
+  public mutating func add(_ location: TrackPoint) {
+    guard first != nil, let previous else {
       let seconds = clock.advance(to: location)
       self.first = location
       self.previous = location
@@ -147,7 +156,7 @@ public struct TrackOdometer: Sendable {
     let seconds = clock.advance(to: location)
     let step = location.distance(from: previous)
     pathLength += step
-    displacement = location.distance(from: first)
+    displacedTo = location
     noteQuantum(location, previous)
     self.previous = location
     previousSeconds = seconds
@@ -195,7 +204,7 @@ public struct TrackOdometer: Sendable {
   }
 
   /// Starts a new stretch of track at `location`: what was counted stays.
-  private mutating func restart(at location: Location) {
+  private mutating func restart(at location: TrackPoint) {
     committed += openChord
     clock = TrackClock()
     let seconds = clock.advance(to: location)
@@ -257,7 +266,7 @@ public struct TrackOdometer: Sendable {
     var count = 0
     var start = 0.0
 
-    mutating func add(_ location: Location, _ seconds: Double) {
+    mutating func add(_ location: TrackPoint, _ seconds: Double) {
       if count == 0 { start = seconds }
       count += 1
       let weight = 1 / Double(count)
@@ -266,17 +275,17 @@ public struct TrackOdometer: Sendable {
       sigma += ((location.horizontalAccuracy ?? TrackOdometer.defaultAccuracy) - sigma) * weight
     }
 
-    var location: Location { Location(latitude: latitude, longitude: longitude) }
+    var location: TrackPoint { TrackPoint(latitude: latitude, longitude: longitude) }
   }
 
-  private mutating func startPositions(at location: Location, _ seconds: Double) {
+  private mutating func startPositions(at location: TrackPoint, _ seconds: Double) {
     filling = Block()
     filling.add(location, seconds)
     anchor = nil
     candidate = nil
   }
 
-  private mutating func addPosition(_ location: Location, _ seconds: Double) {
+  private mutating func addPosition(_ location: TrackPoint, _ seconds: Double) {
     if seconds - filling.start >= Self.blockSeconds, filling.count > 0 {
       close(filling)
       filling = Block()
@@ -332,7 +341,7 @@ public struct TrackOdometer: Sendable {
     return (sigmaA * sigmaA + sigmaB * sigmaB).squareRoot()
   }
 
-  private mutating func noteQuantum(_ location: Location, _ previous: Location) {
+  private mutating func noteQuantum(_ location: TrackPoint, _ previous: TrackPoint) {
     let dLatitude = abs(location.latitude - previous.latitude)
     let dLongitude = abs(location.longitude - previous.longitude)
     // Below a millionth of a minute the coordinate is as fine as a double makes it.
@@ -343,7 +352,7 @@ public struct TrackOdometer: Sendable {
   // MARK: Fix losses
 
   private mutating func bridge(
-    _ step: Double, from previous: Location, to location: Location, elapsed: Double, _ seconds: Double
+    _ step: Double, from previous: TrackPoint, to location: TrackPoint, elapsed: Double, _ seconds: Double
   ) {
     committed += openChord
     let before = previous.horizontalAccuracy ?? Self.defaultAccuracy
@@ -388,6 +397,11 @@ struct TrackClock: Sendable {
     var timestamp: Timestamp?
     var timeOfDay: TimeOfDay
 
+    init(_ point: TrackPoint) {
+      timestamp = point.timestamp
+      timeOfDay = point.timeOfDay
+    }
+
     init(_ location: Location) {
       timestamp = location.timestamp
       timeOfDay = location.timeOfDay
@@ -396,6 +410,11 @@ struct TrackClock: Sendable {
 
   /// Seconds from `earlier` to `later`.
   static func elapsed(from earlier: Location, to later: Location) -> Double {
+    elapsed(from: Moment(earlier), to: Moment(later))
+  }
+
+  /// Seconds from `earlier` to `later`.
+  static func elapsed(from earlier: TrackPoint, to later: TrackPoint) -> Double {
     elapsed(from: Moment(earlier), to: Moment(later))
   }
 
@@ -408,7 +427,7 @@ struct TrackClock: Sendable {
   }
 
   /// Moves the clock to `location`'s time; returns it.
-  mutating func advance(to location: Location) -> Double {
+  mutating func advance(to location: TrackPoint) -> Double {
     let moment = Moment(location)
     if let last { seconds += Self.elapsed(from: last, to: moment) }
     last = moment

@@ -87,6 +87,15 @@ public enum CoordinateResolution {
     return ((north * north + east * east) / 12).squareRoot()
   }
 
+  /// A bound on ``horizontalBound(decimals:latitude:)`` at any latitude, without its
+  /// sine and cosine: a degree is at most 111.7 km along either axis (the meridian's
+  /// degree at the poles is 111,694 m, the equator's 111,320 m), with 1 % to spare. An
+  /// accuracy above it needs no resolution check.
+  public static func largestBound(decimals: Int) -> Double {
+    let step = pow10(-decimals) / 60
+    return 1.01 * step * 111_700 * (2.0 / 12).squareRoot()
+  }
+
   private static func pow10(_ exponent: Int) -> Double {
     var value = 1.0
     for _ in 0..<abs(exponent) { value *= 10 }

@@ -60,6 +60,18 @@ public struct FixAssembler {
     }
   }
 
+  /// What the next fix needs of the last one with a position (a few of its hundreds of
+  /// bytes: keeping the whole fix copied it at every cycle).
+  private struct PreviousFix: Equatable {
+    var timeOfDay: TimeOfDay
+    var time: Timestamp?
+    var latitude: Double
+    var longitude: Double
+    var mode: FixMode
+    var altitudeMSL: Double?
+    var horizontalAccuracy: Double?
+  }
+
   private struct Cycle: Equatable {
     var time: TimeOfDay
     var date: CalendarDate?
@@ -98,7 +110,8 @@ public struct FixAssembler {
   private var cycle = Cycle(time: TimeOfDay(microseconds: 0))
   private var hasCycle = false
   private var dates = DateTracker()
-  private var previous: Fix?
+  /// The last fix with a position: what the next one is derived from.
+  private var previous: PreviousFix?
   private var cycleCount = 0
   private var pendingErrors: (TimeOfDay, ErrorStatistics)?
   private var pendingEstimate: (TimeOfDay, ReceiverEstimate)?
@@ -559,8 +572,8 @@ public struct FixAssembler {
     var place: (latitude: Double, longitude: Double)?
     if hasCycle, let latitude = cycle.latitude, let longitude = cycle.longitude {
       place = (latitude, longitude)
-    } else if let previous, let latitude = previous.latitude, let longitude = previous.longitude {
-      place = (latitude, longitude)
+    } else if let previous {
+      place = (previous.latitude, previous.longitude)
     }
     guard let magneticModel, let place, let time = time ?? previous?.time else { return nil }
     let year = 1970 + time.secondsSinceEpoch / (365.2425 * 86400)
@@ -646,8 +659,8 @@ public struct FixAssembler {
     fix.course = cycle.course
     if cycle.speed != nil || cycle.course != nil { fix.speedSource = .receiver }
     setAccuracy(of: &fix, cycle)
-    if let previous, previous.hasPosition {
-      let seconds = Self.seconds(from: previous, to: fix)
+    if let previous {
+      let seconds = Self.seconds(from: (previous.time, previous.timeOfDay), to: (fix.time, fix.timeOfDay))
       if let seconds, seconds > 0, seconds <= 60, fix.mode == .threeD, previous.mode == .threeD {
         if let climb = cycle.climb {
           fix.climb = climb
@@ -661,13 +674,17 @@ public struct FixAssembler {
     } else if fix.mode == .threeD {
       fix.climb = cycle.climb
     }
-    previous = fix
+    previous = PreviousFix(
+      timeOfDay: fix.timeOfDay, time: fix.time, latitude: latitude, longitude: longitude, mode: fix.mode,
+      altitudeMSL: fix.altitudeMSL, horizontalAccuracy: fix.horizontalAccuracy)
     return fix
   }
 
   /// The seconds from one fix to the next: by their full times when both have one,
   /// otherwise by their times of day (across midnight at most once).
-  private static func seconds(from earlier: Fix, to later: Fix) -> Double? {
+  private static func seconds(
+    from earlier: (time: Timestamp?, timeOfDay: TimeOfDay), to later: (time: Timestamp?, timeOfDay: TimeOfDay)
+  ) -> Double? {
     if let then = earlier.time, let now = later.time { return now.seconds(since: then) }
     var microseconds = later.timeOfDay.microseconds - earlier.timeOfDay.microseconds
     if microseconds < 0 { microseconds += 86_400_000_000 }
@@ -732,7 +749,9 @@ public struct FixAssembler {
       }
       fix.accuracySource = .dilutionOfPrecision
     }
-    if let accuracy = fix.horizontalAccuracy, let decimals = cycle.coordinateDecimals, let latitude = fix.latitude {
+    if let accuracy = fix.horizontalAccuracy, let decimals = cycle.coordinateDecimals, let latitude = fix.latitude,
+      accuracy < CoordinateResolution.largestBound(decimals: decimals)
+    {
       let bound = CoordinateResolution.horizontalBound(decimals: decimals, latitude: latitude)
       if bound > accuracy {
         fix.horizontalAccuracy = bound
@@ -743,12 +762,10 @@ public struct FixAssembler {
 
   /// Speed, and course when the distance is clear of the positions' noise, from the
   /// previous fix's position to this one's.
-  private func derive(_ fix: inout Fix, from previous: Fix, seconds: Double) {
-    guard let latitude = fix.latitude, let longitude = fix.longitude, let earlierLatitude = previous.latitude,
-      let earlierLongitude = previous.longitude
-    else { return }
+  private func derive(_ fix: inout Fix, from previous: PreviousFix, seconds: Double) {
+    guard let latitude = fix.latitude, let longitude = fix.longitude else { return }
     let line = Geodesic.wgs84.inverse(
-      latitude1: earlierLatitude, longitude1: earlierLongitude, latitude2: latitude, longitude2: longitude)
+      latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
     let speed = line.distance / seconds
     // Faster than anything a receiver tracks on Earth: a position jump, not a speed.
     guard speed < 10_000 else { return }

@@ -8,40 +8,56 @@ public struct TrackSummary {
   public var first: Timestamp?
   public var last: Timestamp?
   public var odometer = TrackOdometer()
-  /// Jitter-proof distance, raw path length and displacement (distances summed over files
-  /// for a total, which has no displacement: files are separate tracks).
-  public var distance = 0.0
-  public var pathLength = 0.0
-  public var displacement: Double? = 0
-  /// For a total: the files' durations summed (two walks months apart last their own
-  /// time, not the months between them).
-  public var summedDuration: Double?
-  /// Seconds moving and standing, as the odometer decides (summed over files for a total).
-  public var movingTime = 0.0
-  public var stoppedTime = 0.0
-  /// The part of `distance` added across fix losses, and how many were bridged.
-  public var bridgedDistance = 0.0
-  public var bridges = 0
   /// Fixes set aside as physically implausible, by reason.
   public var plausibility = FixPlausibility()
   public var implausible: [ImplausibleFix: Int] = [:]
-  public var firstLocation: Location?
-  public var lastLocation: Location?
   public var maximumSpeed: Double?
   public var speedSum = 0.0
   public var speedCount = 0
   public var modes = Tally<FixMode>()
   public var qualities = Tally<FixQuality>()
+  /// For a total: the files' durations summed (two walks months apart last their own
+  /// time, not the months between them).
+  public var summedDuration: Double?
+  /// The track figures of the files merged into a total; a file's own are its
+  /// odometer's, read when asked (copying them out at every fix cost more than the
+  /// summary's own work).
+  private var merged = TrackFigures()
+  private var isTotal = false
+
+  /// The odometer's figures, summed over files for a total.
+  private struct TrackFigures {
+    var distance = 0.0
+    var pathLength = 0.0
+    var movingTime = 0.0
+    var stoppedTime = 0.0
+    var bridgedDistance = 0.0
+    var bridges = 0
+  }
+
+  /// Jitter-proof distance (see ``TrackOdometer``), metres.
+  public var distance: Double { odometer.distance + merged.distance }
+  /// Raw path length, metres.
+  public var pathLength: Double { odometer.pathLength + merged.pathLength }
+  /// Straight distance from the first fix to the last; `nil` for a total (files are
+  /// separate tracks).
+  public var displacement: Double? { isTotal ? nil : odometer.displacement }
+  /// Seconds moving and standing, as the odometer decides.
+  public var movingTime: Double { odometer.movingTime + merged.movingTime }
+  public var stoppedTime: Double { odometer.stoppedTime + merged.stoppedTime }
+  /// The part of `distance` added across fix losses, and how many were bridged.
+  public var bridgedDistance: Double { odometer.bridgedDistance + merged.bridgedDistance }
+  public var bridges: Int { odometer.bridges + merged.bridges }
 
   /// An empty summary.
   public init() {}
 
   public mutating func add(_ fix: Fix) {
     modes.count(fix.mode)
-    guard fix.hasPosition else { return }
+    // The point the checks and the odometer need, not a whole Location.
+    guard let point = TrackPoint(fix) else { return }
     // Set aside, as print sets it aside: neither a fix nor a step.
-    let location = Location(fix)
-    if let location, plausibility.check(location) != nil {
+    if plausibility.check(point) != nil {
       implausible = plausibility.counts
       return
     }
@@ -51,18 +67,7 @@ public struct TrackSummary {
       if first == nil || time < first! { first = time }
       if last == nil || time > last! { last = time }
     }
-    if let location {
-      odometer.add(location)
-      distance = odometer.distance
-      pathLength = odometer.pathLength
-      displacement = odometer.displacement
-      movingTime = odometer.movingTime
-      stoppedTime = odometer.stoppedTime
-      bridgedDistance = odometer.bridgedDistance
-      bridges = odometer.bridges
-      if firstLocation == nil { firstLocation = location }
-      lastLocation = location
-    }
+    odometer.add(point)
     // Measured speeds only: one derived from positions is as noisy as they are.
     if fix.speedSource == .receiver, let speed = fix.speed {
       maximumSpeed = max(maximumSpeed ?? speed, speed)
@@ -71,21 +76,20 @@ public struct TrackSummary {
     }
   }
 
+  /// Adds another file's summary to this total.
   public mutating func merge(_ other: TrackSummary) {
     statistics.merge(other.statistics)
     fixes += other.fixes
     if let time = other.first, first == nil || time < first! { first = time }
     if let time = other.last, last == nil || time > last! { last = time }
-    distance += other.distance
-    pathLength += other.pathLength
-    movingTime += other.movingTime
-    stoppedTime += other.stoppedTime
-    bridgedDistance += other.bridgedDistance
-    bridges += other.bridges
+    merged.distance += other.distance
+    merged.pathLength += other.pathLength
+    merged.movingTime += other.movingTime
+    merged.stoppedTime += other.stoppedTime
+    merged.bridgedDistance += other.bridgedDistance
+    merged.bridges += other.bridges
     implausible.merge(other.implausible, uniquingKeysWith: +)
-    if firstLocation == nil { firstLocation = other.firstLocation }
-    lastLocation = other.lastLocation ?? lastLocation
-    displacement = nil
+    isTotal = true
     if let time = other.duration { summedDuration = (summedDuration ?? 0) + time }
     if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
     speedSum += other.speedSum

@@ -1,0 +1,62 @@
+import Geodesy
+import NMEA
+
+/// What the odometer and the plausibility check need of a location: where, when, how sure
+/// and how fast the receiver measured itself to be.
+///
+/// A few dozen bytes where a ``Location`` is several hundred with a satellite list to
+/// retain: the track keeps the previous and the first point of every fix, and a log has
+/// millions of fixes.
+public struct TrackPoint: Sendable, Equatable {
+  /// Degrees north, WGS84.
+  public var latitude: Double
+  /// Degrees east, WGS84.
+  public var longitude: Double
+  /// 1-sigma horizontal radius, metres; `nil` when unknown.
+  public var horizontalAccuracy: Double?
+  /// The speed the receiver measured (``Location/measuredSpeed``), metres per second.
+  public var measuredSpeed: Double?
+  /// The full UTC time; `nil` for a log without dates.
+  public var timestamp: Timestamp?
+  /// The receiver's UTC time of day.
+  public var timeOfDay: TimeOfDay
+
+  /// A point at a position and time; nothing else known.
+  public init(
+    latitude: Double, longitude: Double, timeOfDay: TimeOfDay = TimeOfDay(microseconds: 0),
+    timestamp: Timestamp? = nil
+  ) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.timeOfDay = timeOfDay
+    self.timestamp = timestamp
+  }
+
+  /// The point of a location.
+  public init(_ location: Location) {
+    latitude = location.latitude
+    longitude = location.longitude
+    horizontalAccuracy = location.horizontalAccuracy
+    measuredSpeed = location.measuredSpeed
+    timestamp = location.timestamp
+    timeOfDay = location.timeOfDay
+  }
+
+  /// The point of a fix, as ``Location/init(_:)`` would have it, without building the
+  /// location; `nil` when the fix has no position.
+  public init?(_ fix: Fix) {
+    guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
+    self.latitude = latitude
+    self.longitude = longitude
+    horizontalAccuracy = fix.horizontalAccuracy
+    measuredSpeed = fix.speedSource == .positions ? nil : fix.speed
+    timestamp = fix.time
+    timeOfDay = fix.timeOfDay
+  }
+
+  /// The distance in metres over the WGS84 ellipsoid to `other`, ignoring altitude.
+  public func distance(from other: TrackPoint) -> Double {
+    Geodesic.wgs84.distance(
+      latitude1: other.latitude, longitude1: other.longitude, latitude2: latitude, longitude2: longitude)
+  }
+}
