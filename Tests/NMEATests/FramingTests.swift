@@ -142,6 +142,40 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     }
   }
 
+  /// The fields the framer finds while checking a sentence in place are the fields the
+  /// reader finds on its own: for empty and full fields, from none to more than the
+  /// reader keeps, at every length up to the longest sentence.
+  @Test func theFramersFieldSplitIsTheReadersOwn() {
+    var generator = SeededRandom(seed: 11)
+    var compared = 0
+    for _ in 0..<3_000 {
+      let fields = Int.random(in: 0...100, using: &generator)
+      var body = "$P" + String(repeating: "X", count: Int.random(in: 1...6, using: &generator))
+      for _ in 0..<fields {
+        body +=
+          ","
+          + String(
+            repeating: "7", count: Int.random(in: 0...(Bool.random(using: &generator) ? 1 : 9), using: &generator))
+      }
+      guard body.utf8.count <= SentenceFramer.maximumLength else { continue }
+      var framer = SentenceFramer()
+      framer.consume(Array((withChecksum(body) + "\r\n").utf8)) { event in
+        guard case .sentence(let framed) = event else { return }
+        #expect(framed.split != nil, "\(body)")
+        func list(_ reader: FieldReader) -> [String] {
+          [String(decoding: reader.address, as: UTF8.self)]
+            + (0..<reader.count).map { String(decoding: reader.raw($0), as: UTF8.self) }
+        }
+        let split = FieldReader.read(framed) { list($0) }
+        let own = FieldReader.read(framed.bytes) { list($0) }
+        #expect(split == own, "\(body)")
+        #expect(own.count == min(fields, FieldReader.maximumFields) + 1)
+        compared += 1
+      }
+    }
+    #expect(compared > 1_000)
+  }
+
   @Test func randomGarbageBetweenLinesLosesNoSentence() throws {
     let bytes = try Fixtures.bytes("walk.nmea")
     let clean = decodeAll(bytes)

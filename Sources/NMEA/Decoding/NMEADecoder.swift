@@ -171,7 +171,7 @@ public struct NMEADecoder {
         if options.passesThrough { handle(.accepted(Self.recorded(framed), line: framed.line)) }
       } catch {
         statistics.count(.malformedFields)
-        let address = FieldReader.read(framed.bytes) { SentenceAddress($0.address) }
+        let address = FieldReader.read(framed) { SentenceAddress($0.address) }
         handle(
           .rejected(
             Rejection(
@@ -208,7 +208,7 @@ public struct NMEADecoder {
   /// Decodes a framed sentence and adds it to the cycle; throws (having changed nothing)
   /// when a field is malformed.
   private mutating func decode(_ framed: FramedSentence, _ handle: (DecoderEvent) -> Void) throws(FieldError) {
-    try FieldReader.read(framed.bytes) { (fields) throws(FieldError) in try decode(framed, fields, handle) }
+    try FieldReader.read(framed) { (fields) throws(FieldError) in try decode(framed, fields, handle) }
   }
 
   @inline(__always)

@@ -13,9 +13,21 @@ struct FieldReader {
   /// Offsets of the separating commas; `separators[i]` ends field i-1 (i = 0 ends the
   /// address), and `separators[count]` is the end of the last field. Borrowed storage:
   /// an inline array here was copied whole by every field access.
-  private let separators: UnsafeMutablePointer<UInt8>
+  private let separators: UnsafePointer<UInt8>
   /// The number of fields after the address.
   private(set) var count = 0
+
+  /// Hands `body` a reader of a framed sentence: with the split the framer found, or
+  /// splitting it here.
+  @inline(__always)
+  static func read<Result, Failure: Error>(
+    _ framed: FramedSentence, _ body: (FieldReader) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if let split = framed.split {
+      return try body(FieldReader(framed.bytes, split: split))
+    }
+    return try read(framed.bytes, body)
+  }
 
   /// Splits `bytes` (the sentence from its delimiter up to the checksum's `*`) and hands
   /// the reader to `body`, with its offsets on the stack.
@@ -29,9 +41,16 @@ struct FieldReader {
     }
   }
 
+  @inline(__always)
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, split: FieldSplit) {
+    self.bytes = bytes
+    separators = split.ends
+    count = split.count
+  }
+
   private init(_ bytes: UnsafeBufferPointer<UInt8>, separators: UnsafeMutablePointer<UInt8>) {
     self.bytes = bytes
-    self.separators = separators
+    self.separators = UnsafePointer(separators)
     var fields = 0
     var index = 0
     let end = min(bytes.count, 255)

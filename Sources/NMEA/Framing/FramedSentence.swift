@@ -10,9 +10,29 @@ public struct FramedSentence {
   public let hasChecksum: Bool
   /// The 1-based line of the input where the sentence started.
   public let line: Int
+  /// Where the framer found the sentence's field separators, when it found them while
+  /// checking the sentence (see ``FieldSplit``); `nil` leaves the split to the reader.
+  let split: FieldSplit?
+
+  init(bytes: UnsafeBufferPointer<UInt8>, hasChecksum: Bool, line: Int, split: FieldSplit? = nil) {
+    self.bytes = bytes
+    self.hasChecksum = hasChecksum
+    self.line = line
+    self.split = split
+  }
 
   /// The sentence text as a `String`, for messages and tests; not for hot paths.
   public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// The offsets of a sentence's commas, found in the framer's pass over its bytes, so that
+/// the field reader need not pass over them again: `ends[i]` ends field i − 1 (i = 0
+/// ends the address) and `ends[count]` the last field, as ``FieldReader`` keeps them.
+/// Borrowed storage, valid while the sentence is.
+struct FieldSplit {
+  let ends: UnsafePointer<UInt8>
+  /// The number of fields after the address, at most ``FieldReader/maximumFields``.
+  let count: Int
 }
 
 /// What the framer found in the byte stream.

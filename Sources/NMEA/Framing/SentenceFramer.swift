@@ -134,31 +134,41 @@ public struct SentenceFramer {
   /// control byte, the chunk's end) leaves it to the state machine, which gives the
   /// same events for it.
   private mutating func consume(contiguous input: UnsafeBufferPointer<UInt8>, _ handle: (FramingEvent) -> Void) {
-    var index = 0
-    while index < input.count {
-      let byte = input[index]
-      if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"), state == .idle || state == .junk || state == .skipping
-      {
-        previousWasCR = false
-        endJunk(handle)
-        if let next = completeInPlace(input, start: index, handle) {
-          index = next
-          continue
+    // The comma offsets of the sentence in hand: every one up to the 64th (the end of
+    // the last field read), and a slot that takes the rest.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FieldReader.maximumFields + 2) { ends in
+      var index = 0
+      while index < input.count {
+        let byte = input[index]
+        if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"),
+          state == .idle || state == .junk || state == .skipping
+        {
+          previousWasCR = false
+          endJunk(handle)
+          if let next = completeInPlace(input, start: index, ends: ends.baseAddress!, handle) {
+            index = next
+            continue
+          }
+          start(byte)
+        } else {
+          step(byte, handle)
         }
-        start(byte)
-      } else {
-        step(byte, handle)
+        index += 1
       }
-      index += 1
     }
   }
 
   /// Frames the sentence starting at `input[start]` (its delimiter) if it lies whole in
   /// `input`, is printable and ends in a `*HH` checksum; returns the index after the
   /// checksum, or `nil` (with nothing changed) to leave it to the state machine.
+  ///
+  /// The pass that checks the bytes and sums the checksum also notes where the commas
+  /// are, in `ends` (``FieldSplit``): the field reader then need not pass over the
+  /// sentence again.
   @inline(__always)
   private mutating func completeInPlace(
-    _ input: UnsafeBufferPointer<UInt8>, start: Int, _ handle: (FramingEvent) -> Void
+    _ input: UnsafeBufferPointer<UInt8>, start: Int, ends: UnsafeMutablePointer<UInt8>,
+    _ handle: (FramingEvent) -> Void
   ) -> Int? {
     // The state machine refuses a body byte once the sentence holds maximumLength bytes.
     let bodyLimit = min(input.count, start + Self.maximumLength)
@@ -166,6 +176,9 @@ public struct SentenceFramer {
     var index = start + 1
     var checksum: UInt8 = 0
     var words: UInt64 = 0
+    var commas = 0
+    // Past the 64th comma the offsets go to the spare slot: the reader ignores them.
+    let spare = FieldReader.maximumFields + 1
     scanning: while true {
       // Eight bytes at a time while they are all in 0x2B...0x7E: digits, letters, `,.-`;
       // none of them ends the body or makes it unusual. The XOR of the words folds into
@@ -176,6 +189,15 @@ public struct SentenceFramer {
         let above = (word &+ 0x0101_0101_0101_0101) | word
         if (below | above) & 0x8080_8080_8080_8080 != 0 { break }
         words ^= word
+        // A comma is a zero byte of the word XOR ",,,,,,,,", found without carries.
+        let difference = word ^ 0x2C2C_2C2C_2C2C_2C2C
+        var found =
+          ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
+        while found != 0 {
+          ends[min(commas, spare)] = UInt8(truncatingIfNeeded: index &- start &+ found.trailingZeroBitCount >> 3)
+          commas &+= 1
+          found &= found &- 1
+        }
         index &+= 8
       }
       // Then byte by byte up to the next word.
@@ -186,6 +208,10 @@ public struct SentenceFramer {
         // Control bytes (line ends included), bytes over 0x7E and a new start are unusual.
         guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "$"), byte != UInt8(ascii: "!") else { return nil }
         checksum ^= byte
+        if byte == UInt8(ascii: ",") {
+          ends[min(commas, spare)] = UInt8(truncatingIfNeeded: index &- start)
+          commas &+= 1
+        }
         index &+= 1
       }
       if index >= bodyLimit {
@@ -204,7 +230,12 @@ public struct SentenceFramer {
     atLineStart = false
     state = .idle
     let sentence = UnsafeBufferPointer(rebasing: input[start..<index])
-    deliver(sentence, checksums: (high << 4 | low, checksum), handle)
+    // As the reader splits: up to its most fields, the last one ended by the next comma
+    // or the sentence's end.
+    let fields = min(commas, FieldReader.maximumFields)
+    if commas <= FieldReader.maximumFields { ends[commas] = UInt8(truncatingIfNeeded: sentence.count) }
+    deliver(
+      sentence, checksums: (high << 4 | low, checksum), split: FieldSplit(ends: ends, count: fields), handle)
     return index + 3
   }
 
@@ -339,7 +370,7 @@ public struct SentenceFramer {
   /// cannot be used.
   @inline(__always)
   private func deliver(
-    _ sentence: UnsafeBufferPointer<UInt8>, checksums: (stated: UInt8, computed: UInt8)?,
+    _ sentence: UnsafeBufferPointer<UInt8>, checksums: (stated: UInt8, computed: UInt8)?, split: FieldSplit? = nil,
     _ handle: (FramingEvent) -> Void
   ) {
     let hasChecksum = checksums != nil
@@ -356,7 +387,7 @@ public struct SentenceFramer {
     } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
       handle(.rejected(.tooLong, line: sentenceLine, detail: detail(sentence)))
     } else {
-      handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine)))
+      handle(.sentence(FramedSentence(bytes: sentence, hasChecksum: hasChecksum, line: sentenceLine, split: split)))
     }
   }
 

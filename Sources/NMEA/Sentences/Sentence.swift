@@ -149,7 +149,7 @@ public enum Sentence: Sendable, Equatable {
   /// Decodes a framed sentence. Throws when a sentence of a known type has a malformed or
   /// impossible field; unknown types never throw.
   public init(_ framed: FramedSentence) throws(FieldError) {
-    self = try FieldReader.read(framed.bytes) { (fields) throws(FieldError) -> Sentence in
+    self = try FieldReader.read(framed) { (fields) throws(FieldError) -> Sentence in
       try Sentence(framed, fields)
     }
   }
