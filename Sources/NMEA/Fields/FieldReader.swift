@@ -131,23 +131,43 @@ struct FieldReader {
   }
 
   /// A non-negative decimal integer, optionally limited to `range`.
+  ///
+  /// Inlined where it is read, with the error cases apart: a satellite list is a dozen
+  /// of these per sentence, and the call and the error handling cost more than the
+  /// digits.
+  @inline(__always)
   func integer(_ index: Int, _ name: String, in range: ClosedRange<Int>? = nil) throws(FieldError)
     -> Int?
   {
     let field = raw(index)
     if field.isEmpty { return nil }
-    guard field.count <= 18 else { throw FieldError(index: index, name: name, problem: .outOfRange) }
+    if let value = Self.plainInteger(field), range?.contains(value) ?? true { return value }
+    try Self.integerFailure(index, name, field)
+  }
+
+  /// The value of a field of 1 to 18 digits; `nil` for anything else.
+  @inline(__always)
+  private static func plainInteger(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard field.count <= 18 else { return nil }
     var value = 0
     for byte in field {
       let digit = byte &- UInt8(ascii: "0")
-      guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+      guard digit < 10 else { return nil }
       // At most 18 digits: no overflow.
       value = value &* 10 &+ Int(digit)
     }
-    if let range, !range.contains(value) {
-      throw FieldError(index: index, name: name, problem: .outOfRange)
-    }
     return value
+  }
+
+  /// Why an integer field was refused: too long, not digits, or out of range.
+  @inline(never)
+  private static func integerFailure(_ index: Int, _ name: String, _ field: UnsafeBufferPointer<UInt8>)
+    throws(FieldError) -> Never
+  {
+    if field.count <= 18, field.contains(where: { $0 &- UInt8(ascii: "0") >= 10 }) {
+      throw FieldError(index: index, name: name, problem: .invalidFormat)
+    }
+    throw FieldError(index: index, name: name, problem: .outOfRange)
   }
 
   /// A hexadecimal integer (NMEA 4.11 signal IDs go up to `F`).
@@ -166,11 +186,23 @@ struct FieldReader {
   }
 
   /// A decimal number such as `-12.345`, optionally limited to `range`.
+  ///
+  /// The common form (``DecimalDigits/plainValue(_:)``) in range is read inline; signs,
+  /// long numbers and errors apart.
+  @inline(__always)
   func decimal(_ index: Int, _ name: String, in range: ClosedRange<Double>? = nil)
     throws(FieldError) -> Double?
   {
     let field = raw(index)
     if field.isEmpty { return nil }
+    if let value = DecimalDigits.plainValue(field), range?.contains(value) ?? true { return value }
+    return try decimal(index, name, field, range)
+  }
+
+  @inline(never)
+  private func decimal(
+    _ index: Int, _ name: String, _ field: UnsafeBufferPointer<UInt8>, _ range: ClosedRange<Double>?
+  ) throws(FieldError) -> Double {
     let value: Double
     if let plain = DecimalDigits.plainValue(field) {
       value = plain
@@ -255,16 +287,12 @@ struct FieldReader {
     let field = raw(index)
     if field.isEmpty { return nil }
     guard field.count >= 6 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
-    var parts = (0, 0, 0)
-    for position in 0..<6 {
-      let digit = field[position] &- UInt8(ascii: "0")
-      guard digit < 10 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
-      switch position {
-      case 0, 1: parts.0 = parts.0 * 10 + Int(digit)
-      case 2, 3: parts.1 = parts.1 * 10 + Int(digit)
-      default: parts.2 = parts.2 * 10 + Int(digit)
-      }
-    }
+    @inline(__always) func digit(_ position: Int) -> Int { Int(field[position] &- UInt8(ascii: "0")) }
+    let digits = (digit(0), digit(1), digit(2), digit(3), digit(4), digit(5))
+    // Bytes below "0" wrap to large values: one comparison each.
+    guard digits.0 < 10, digits.1 < 10, digits.2 < 10, digits.3 < 10, digits.4 < 10, digits.5 < 10
+    else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    let parts = (digits.0 * 10 + digits.1, digits.2 * 10 + digits.3, digits.4 * 10 + digits.5)
     var microsecond = 0
     if field.count > 6 {
       guard field[6] == UInt8(ascii: ".") else {

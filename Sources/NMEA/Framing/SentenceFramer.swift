@@ -134,9 +134,9 @@ public struct SentenceFramer {
   /// control byte, the chunk's end) leaves it to the state machine, which gives the
   /// same events for it.
   private mutating func consume(contiguous input: UnsafeBufferPointer<UInt8>, _ handle: (FramingEvent) -> Void) {
-    // The comma offsets of the sentence in hand: every one up to the 64th (the end of
-    // the last field read), and a slot that takes the rest.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FieldReader.maximumFields + 2) { ends in
+    // The comma offsets of the sentence in hand: room for one at every byte of the
+    // longest, so that no comma needs a check.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength + 1) { ends in
       var index = 0
       while index < input.count {
         let byte = input[index]
@@ -147,6 +147,17 @@ public struct SentenceFramer {
           endJunk(handle)
           if let next = completeInPlace(input, start: index, ends: ends.baseAddress!, handle) {
             index = next
+            // The line end that follows nearly every sentence, as the state machine would
+            // take it: a CR LF, or an LF, ends an idle line.
+            if index < input.count, input[index] == UInt8(ascii: "\n") {
+              endIdleLine()
+              index += 1
+            } else if index + 1 < input.count, input[index] == UInt8(ascii: "\r"),
+              input[index + 1] == UInt8(ascii: "\n")
+            {
+              endIdleLine()
+              index += 2
+            }
             continue
           }
           start(byte)
@@ -177,8 +188,6 @@ public struct SentenceFramer {
     var checksum: UInt8 = 0
     var words: UInt64 = 0
     var commas = 0
-    // Past the 64th comma the offsets go to the spare slot: the reader ignores them.
-    let spare = FieldReader.maximumFields + 1
     scanning: while true {
       // Eight bytes at a time while they are all in 0x2B...0x7E: digits, letters, `,.-`;
       // none of them ends the body or makes it unusual. The XOR of the words folds into
@@ -194,7 +203,7 @@ public struct SentenceFramer {
         var found =
           ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
         while found != 0 {
-          ends[min(commas, spare)] = UInt8(truncatingIfNeeded: index &- start &+ found.trailingZeroBitCount >> 3)
+          ends[commas] = UInt8(truncatingIfNeeded: index &- start &+ found.trailingZeroBitCount >> 3)
           commas &+= 1
           found &= found &- 1
         }
@@ -209,7 +218,7 @@ public struct SentenceFramer {
         guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "$"), byte != UInt8(ascii: "!") else { return nil }
         checksum ^= byte
         if byte == UInt8(ascii: ",") {
-          ends[min(commas, spare)] = UInt8(truncatingIfNeeded: index &- start)
+          ends[commas] = UInt8(truncatingIfNeeded: index &- start)
           commas &+= 1
         }
         index &+= 1
@@ -336,6 +345,16 @@ public struct SentenceFramer {
     state = .idle
   }
 
+  /// ``endOfLine(_:)`` after a complete sentence (nothing to report), and the line end's
+  /// last byte taken.
+  @inline(__always)
+  private mutating func endIdleLine() {
+    state = .idle
+    atLineStart = true
+    previousWasCR = false
+    currentLine += 1
+  }
+
   private mutating func endOfLine(_ handle: (FramingEvent) -> Void) {
     switch state {
     case .body:
@@ -381,7 +400,8 @@ public struct SentenceFramer {
           detail: detail(sentence, stated: checksums.stated, computed: checksums.computed)))
     } else if sentence.count <= 1 {
       handle(.rejected(.truncated, line: sentenceLine))
-    } else if !Self.hasWellFormedAddress(sentence, hasChecksum: hasChecksum) {
+    } else if !Self.hasWellFormedAddress(sentence, hasChecksum: hasChecksum, addressEnd: split.map { Int($0.ends[0]) })
+    {
       // `$` followed by anything but an address: random bytes, not an unchecked sentence.
       handle(.rejected(.notASentence, line: sentenceLine, detail: detail(sentence)))
     } else if sentence.count + (hasChecksum ? 3 : 0) > Self.maximumStandardLength && Self.hasTalkerAddress(sentence) {
@@ -404,8 +424,13 @@ public struct SentenceFramer {
   /// nothing else vouching for it, so it needs 3 to 8 capitals or digits starting with two
   /// capitals, then a comma (`GPGGA,`; gpsd passes SkyTraq's `$STI,IC,error=4`): random
   /// text is not a sentence.
+  ///
+  /// `addressEnd`, when the framer knows it, is where the first comma (or the sentence)
+  /// ends the address.
   @inline(__always)
-  private static func hasWellFormedAddress(_ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool) -> Bool {
+  private static func hasWellFormedAddress(
+    _ sentence: UnsafeBufferPointer<UInt8>, hasChecksum: Bool, addressEnd: Int?
+  ) -> Bool {
     @inline(__always) func isAlphanumeric(_ byte: UInt8) -> Bool {
       (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
     }
@@ -421,6 +446,11 @@ public struct SentenceFramer {
     }
     guard sentence.count >= 3, isAlphanumeric(sentence[1]), isAlphanumeric(sentence[2]) else { return false }
     if sentence[1] == UInt8(ascii: "P") { return true }
+    if let addressEnd {
+      guard addressEnd <= 9 else { return false }
+      for index in 3..<max(addressEnd, 3) where !isAlphanumeric(sentence[index]) { return false }
+      return true
+    }
     var index = 3
     while index < sentence.count && sentence[index] != UInt8(ascii: ",") {
       guard index < 9, isAlphanumeric(sentence[index]) else { return false }
