@@ -13,22 +13,22 @@ public struct Location: Sendable, Equatable {
   public var longitude: Double
   /// The radius in metres of the circle the true position is likely inside; `nil` when
   /// the receiver gave nothing to estimate it from.
-  public var horizontalAccuracy: Double?
+  @PackedDouble public var horizontalAccuracy: Double?
   /// Metres above mean sea level; `nil` for a 2D fix.
-  public var altitude: Double?
+  @PackedDouble public var altitude: Double?
   /// Metres above the WGS84 ellipsoid (altitude plus geoid separation).
-  public var ellipsoidalAltitude: Double?
+  @PackedDouble public var ellipsoidalAltitude: Double?
   /// 1-sigma altitude error in metres.
-  public var verticalAccuracy: Double?
+  @PackedDouble public var verticalAccuracy: Double?
   /// Metres per second over ground.
-  public var speed: Double?
+  @PackedDouble public var speed: Double?
   /// Degrees clockwise from true north.
-  public var course: Double?
+  @PackedDouble public var course: Double?
   /// Whether ``speed`` and ``course`` were measured by the receiver or derived from
   /// successive positions (``SpeedSource/positions``); `nil` when there are none.
   public var speedSource: SpeedSource?
   /// Vertical speed, metres per second.
-  public var climb: Double?
+  @PackedDouble public var climb: Double?
   /// When the receiver determined the fix (its UTC time, not when the line was read);
   /// `nil` only for logs that carry no date at all.
   public var timestamp: Timestamp?
@@ -42,14 +42,14 @@ public struct Location: Sendable, Equatable {
   /// The satellites in view, with used flags.
   public var satellites: [SatelliteInfo]
   /// Degrees, east positive.
-  public var magneticVariation: Double?
+  @PackedDouble public var magneticVariation: Double?
   /// True heading in degrees, when the receiver has one (HDT).
-  public var heading: Double?
-  public var geoidSeparation: Double?
+  @PackedDouble public var heading: Double?
+  @PackedDouble public var geoidSeparation: Double?
   /// Where ``geoidSeparation`` came from: the receiver, or the EGM96 model where the
   /// receiver gave none.
   public var geoidSource: GeoidSource?
-  public var differentialAge: Double?
+  @PackedDouble public var differentialAge: Double?
   public var differentialStation: Int?
   /// The device the fix came from, when the source has several (gpsd's `device`, such
   /// as `/dev/ttyUSB0`); `nil` for a source that is one receiver.

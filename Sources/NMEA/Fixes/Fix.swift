@@ -10,34 +10,34 @@ public struct Fix: Sendable, Equatable {
   /// The full UTC time; `nil` until a date is known (from RMC, ZDA, `--date` or `# Date:`).
   public var time: Timestamp?
   /// Degrees north, WGS84; `nil` when the cycle has no valid position.
-  public var latitude: Double?
+  @PackedDouble public var latitude: Double?
   /// Degrees east, WGS84.
-  public var longitude: Double?
+  @PackedDouble public var longitude: Double?
   public var mode: FixMode
   public var quality: FixQuality?
   public var navigationalStatus: NavigationalStatus?
   /// Metres above mean sea level.
-  public var altitudeMSL: Double?
+  @PackedDouble public var altitudeMSL: Double?
   /// Metres of the geoid above the WGS84 ellipsoid.
-  public var geoidSeparation: Double?
+  @PackedDouble public var geoidSeparation: Double?
   /// Where ``geoidSeparation`` came from; `nil` when there is none.
   public var geoidSource: GeoidSource?
   /// Metres above the WGS84 ellipsoid: the altitude plus the geoid separation, or the
   /// receiver's own ellipsoidal height (`$PUBX,00`, `$PASHR,POS`).
-  public var altitudeHAE: Double?
+  @PackedDouble public var altitudeHAE: Double?
   /// Speed over ground, metres per second.
-  public var speed: Double?
+  @PackedDouble public var speed: Double?
   /// Course over ground, degrees from true north.
-  public var course: Double?
+  @PackedDouble public var course: Double?
   /// Whether ``speed`` and ``course`` are the receiver's or were derived from this fix's
   /// position and the previous one's; `nil` when there are none.
   public var speedSource: SpeedSource?
   /// Degrees, east positive.
-  public var magneticVariation: Double?
+  @PackedDouble public var magneticVariation: Double?
   /// Vertical speed, metres per second, from the altitude change since the previous fix.
-  public var climb: Double?
+  @PackedDouble public var climb: Double?
   /// True heading, degrees (HDT).
-  public var heading: Double?
+  @PackedDouble public var heading: Double?
   public var dop: DilutionOfPrecision
   /// The number of satellites used, as the receiver reported it (GGA or GNS) or counted
   /// from GSA.
@@ -46,12 +46,12 @@ public struct Fix: Sendable, Equatable {
   public var satellites: [SatelliteInfo]
   public var errorStatistics: ErrorStatistics?
   /// 1-sigma horizontal radius, metres (see ``AccuracySource``); `nil` when unknown.
-  public var horizontalAccuracy: Double?
+  @PackedDouble public var horizontalAccuracy: Double?
   /// 1-sigma vertical error, metres; `nil` when unknown.
-  public var verticalAccuracy: Double?
+  @PackedDouble public var verticalAccuracy: Double?
   public var accuracySource: AccuracySource?
   /// Seconds since the last differential correction.
-  public var differentialAge: Double?
+  @PackedDouble public var differentialAge: Double?
   public var differentialStation: Int?
 
   /// Creates an empty cycle at a time of day.

@@ -7,11 +7,11 @@ public struct SatelliteInfo: Sendable, Equatable {
   /// The NMEA 4.10 signal ID (1 is L1 C/A or E1 etc.; meaning depends on the system).
   public var signalID: Int?
   /// Degrees above the horizon.
-  public var elevation: Double?
+  @PackedDouble public var elevation: Double?
   /// Degrees from true north.
-  public var azimuth: Double?
+  @PackedDouble public var azimuth: Double?
   /// Carrier-to-noise density, dB-Hz; absent when the satellite is not tracked.
-  public var snr: Double?
+  @PackedDouble public var snr: Double?
   /// Whether the receiver used it in the fix (listed in a GSA of the cycle).
   public var isUsed: Bool
 
@@ -32,9 +32,9 @@ public struct SatelliteInfo: Sendable, Equatable {
 
 /// Dilutions of precision: how the satellites' geometry magnifies range errors.
 public struct DilutionOfPrecision: Sendable, Equatable {
-  public var position: Double?
-  public var horizontal: Double?
-  public var vertical: Double?
+  @PackedDouble public var position: Double?
+  @PackedDouble public var horizontal: Double?
+  @PackedDouble public var vertical: Double?
 
   /// Creates a set of DOPs.
   public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil) {
@@ -46,12 +46,26 @@ public struct DilutionOfPrecision: Sendable, Equatable {
 
 /// The receiver's own error statistics for a fix (from GST), 1-sigma, metres.
 public struct ErrorStatistics: Sendable, Equatable {
-  public var rms: Double?
-  public var semiMajor: Double?
-  public var semiMinor: Double?
+  @PackedDouble public var rms: Double?
+  @PackedDouble public var semiMajor: Double?
+  @PackedDouble public var semiMinor: Double?
   /// Degrees from true north.
-  public var orientation: Double?
-  public var latitude: Double?
-  public var longitude: Double?
-  public var altitude: Double?
+  @PackedDouble public var orientation: Double?
+  @PackedDouble public var latitude: Double?
+  @PackedDouble public var longitude: Double?
+  @PackedDouble public var altitude: Double?
+
+  /// Error statistics as a GST gives them.
+  public init(
+    rms: Double? = nil, semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil,
+    latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil
+  ) {
+    self.rms = rms
+    self.semiMajor = semiMajor
+    self.semiMinor = semiMinor
+    self.orientation = orientation
+    self.latitude = latitude
+    self.longitude = longitude
+    self.altitude = altitude
+  }
 }
