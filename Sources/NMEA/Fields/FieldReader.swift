@@ -121,13 +121,20 @@ struct FieldReader {
   }
 
   /// One of `allowed` characters.
+  ///
+  /// Inlined, so that `allowed`, always a literal, becomes a few comparisons.
+  @inline(__always)
   func character(_ index: Int, _ name: String, oneOf allowed: StaticString) throws(FieldError)
     -> UInt8?
   {
-    guard let value = try character(index, name) else { return nil }
-    let isAllowed = allowed.withUTF8Buffer { $0.contains(value) }
-    guard isAllowed else { throw FieldError(index: index, name: name, problem: .outOfRange) }
-    return value
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    if field.count == 1 {
+      let value = field[0]
+      // Through the buffer: a one-character literal may be stored as a scalar, not bytes.
+      if allowed.withUTF8Buffer({ $0.contains(value) }) { return value }
+    }
+    throw FieldError(index: index, name: name, problem: field.count == 1 ? .outOfRange : .invalidFormat)
   }
 
   /// A non-negative decimal integer, optionally limited to `range`.
