@@ -48,15 +48,28 @@ public struct ParallelLogDecoder: Sendable {
   /// they gain.
   public static let smallestSplitFile = 8 << 20
 
+  /// The smallest file ``splittableSize(of:)`` splits: ``smallestSplitFile``, or any
+  /// size once a chunk size is given (tests cut small logs into many chunks).
+  public var smallestSplit = ParallelLogDecoder.smallestSplitFile
+
   /// Creates a decoder for `jobs` threads, with chunks of `chunkSize` bytes (a small size,
-  /// for tests, also shortens the warm-up to four chunks).
+  /// for tests, also shortens the warm-up to four chunks, and splits files of any size).
   public init(options: NMEADecoder.Options, jobs: Int, chunkSize: Int? = nil) {
     self.options = options
     self.jobs = max(1, jobs)
     if let chunkSize {
       self.chunkSize = max(1, chunkSize)
       warmUp = min(warmUp, 4 * self.chunkSize)
+      smallestSplit = 1
     }
+  }
+
+  /// The size of the regular file open at `descriptor` when this decoder would split it
+  /// (more than one job, a file of at least ``smallestSplit`` bytes); `nil` when one
+  /// decoder reading it is the better way.
+  public func splittableSize(of descriptor: Int32) -> Int? {
+    guard jobs > 1, let size = SystemIO.regularFileSize(descriptor), size >= smallestSplit else { return nil }
+    return size
   }
 
   /// The processors this process may run on: its affinity mask, as `taskset` sets it,
@@ -150,30 +163,22 @@ public struct ParallelLogDecoder: Sendable {
         decoder.statistics = statistics
       } else {
         chunksDecodedInOrder += 1
-        var offset = chunk.range.lowerBound
-        while offset < chunk.range.upperBound {
-          let wanted = min(buffer.count, chunk.range.upperBound - offset)
-          let count = try SystemIO.read(
-            descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
-          if count == 0 { break }
-          var stopped = false
-          decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in
+        var stopped = false
+        try SystemIO.read(descriptor, chunk.range, through: buffer) { piece in
+          decoder.decode(piece) { event in
             if !stopped && isCancelled() { stopped = true }
             if !stopped { handle(event) }
           }
-          if stopped { return nil }
-          offset += count
+          return !stopped
         }
+        if stopped { return nil }
       }
       progress(decoder.statistics)
     }
     // What was written after the size was taken, as a plain read would have seen it.
-    var offset = plan.size
-    while true {
-      let count = try SystemIO.read(descriptor, at: offset, into: buffer)
-      if count == 0 { break }
-      decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
-      offset += count
+    try SystemIO.read(descriptor, plan.size..<Int.max, through: buffer) { piece in
+      decoder.decode(piece, handle)
+      return true
     }
     if isCancelled() { return nil }
     decoder.finish(handle)
@@ -302,19 +307,15 @@ struct ChunkReader: Sendable {
     }
   }
 
-  /// Feeds the bytes of `range` to `body` a piece at a time.
+  /// Feeds the bytes of `range` to `body` a piece at a time, until `cancelled`.
   private func read(
     _ range: Range<Int>, _ buffer: UnsafeMutableRawBufferPointer, _ cancelled: () -> Bool,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) throws(SystemError) {
-    var offset = range.lowerBound
-    while offset < range.upperBound && !cancelled() {
-      let wanted = min(buffer.count, range.upperBound - offset)
-      let count = try SystemIO.read(
-        descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
-      if count == 0 { return }
-      body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-      offset += count
+    guard !cancelled() else { return }
+    try SystemIO.read(descriptor, range, through: buffer) { piece in
+      body(piece)
+      return !cancelled()
     }
   }
 

@@ -22,6 +22,31 @@ public enum SystemIO {
     try retryingInterrupts("pread") { Glibc.pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
   }
 
+  /// Reads `range` of the file at `descriptor` with ``read(_:at:into:)``, a `buffer` at a
+  /// time, handing each piece to `body` until it returns `false`; stops at the end of the
+  /// file (`range` may reach past it: `offset..<Int.max` reads to the end).
+  public static func read(
+    _ descriptor: Int32, _ range: Range<Int>, through buffer: UnsafeMutableRawBufferPointer,
+    _ body: (UnsafeRawBufferPointer) -> Bool
+  ) throws(SystemError) {
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      let wanted = min(buffer.count, range.upperBound - offset)
+      let count = try read(descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+      if count == 0 { return }
+      if !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
+      offset += count
+    }
+  }
+
+  /// The size of the regular file open at `descriptor`; `nil` for anything else (a pipe,
+  /// a terminal, a device) or when it cannot be told.
+  public static func regularFileSize(_ descriptor: Int32) -> Int? {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
+  }
+
   /// Writes every byte of `bytes` to `descriptor`: the package's one write loop, with one
   /// policy. A signal's interruption is retried. A descriptor left non-blocking (by another
   /// program sharing it) is waited for until it takes bytes again, or for at most `timeout`

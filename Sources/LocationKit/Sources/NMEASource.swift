@@ -49,10 +49,11 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     public var onSentence: (@Sendable ([UInt8]) -> Void)?
 
     /// For log files read as fast as possible: how many threads decode a file of at least
-    /// ``smallestSplitFile`` bytes (see ``ParallelLogDecoder``; the events are the same).
+    /// ``ParallelLogDecoder/smallestSplitFile`` bytes (see ``ParallelLogDecoder``; the
+    /// events are the same).
     public var jobs = 1
-    public var smallestSplitFile = ParallelLogDecoder.smallestSplitFile
-    /// The chunk size of parallel decoding; `nil` for ``ParallelLogDecoder``'s.
+    /// The chunk size of parallel decoding; `nil` for ``ParallelLogDecoder``'s (a size
+    /// given splits files of any size: for tests).
     public var chunkSize: Int?
 
     /// Creates options.
@@ -176,7 +177,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       }
       firstAttempt = false
       let live = isStream(descriptor)
-      if !live, let size = splittableSize(descriptor) {
+      if !live, case .file = transport, options.replaySpeed == nil,
+        let size = parallelDecoder.splittableSize(of: descriptor.rawValue)
+      {
         decodeInParallel(descriptor, size: size, stop, sink) { event in
           handle(event)
           return !stopped
@@ -262,14 +265,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     }
   }
 
-  /// The size of a log file to decode on several threads, or `nil` to read it in one.
-  private func splittableSize(_ descriptor: FileDescriptor) -> Int? {
-    guard case .file = transport, options.replaySpeed == nil, options.jobs > 1 else { return nil }
-    var info = stat()
-    guard fstat(descriptor.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-      Int(info.st_size) >= options.smallestSplitFile
-    else { return nil }
-    return Int(info.st_size)
+  /// The decoder of a log file read as fast as possible, on ``Options/jobs`` threads.
+  private var parallelDecoder: ParallelLogDecoder {
+    ParallelLogDecoder(options: options.decoder, jobs: options.jobs, chunkSize: options.chunkSize)
   }
 
   /// Decodes a whole regular file with a ``ParallelLogDecoder``, then reports its end;
@@ -279,7 +277,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     _ handle: (DecoderEvent) -> Bool
   ) {
     defer { descriptor.close() }
-    var decoder = ParallelLogDecoder(options: options.decoder, jobs: options.jobs, chunkSize: options.chunkSize)
+    var decoder = parallelDecoder
     var leading = [UInt8](repeating: 0, count: 4)
     let count = leading.withUnsafeMutableBytes { (try? SystemIO.read(descriptor.rawValue, at: 0, into: $0)) ?? 0 }
     shared.withLock { $0.firstBytes = Array(leading.prefix(count)) }

@@ -28,11 +28,6 @@ enum DecodeOptions {
     var jobs: Int
     var chunkSize: Int?
 
-    /// Whether a regular file of `size` bytes is decoded in chunks.
-    func splits(size: Int) -> Bool {
-      jobs > 1 && size >= (chunkSize.map { _ in 1 } ?? ParallelLogDecoder.smallestSplitFile)
-    }
-
     /// A decoder for these settings.
     func decoder(_ options: NMEADecoder.Options) -> ParallelLogDecoder {
       ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)

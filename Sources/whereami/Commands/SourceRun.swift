@@ -91,7 +91,6 @@ final class SourceRun: @unchecked Sendable {
     let parallelism = try DecodeOptions.parallelism(arguments, command: command)
     options.nmea.jobs = parallelism.jobs
     options.nmea.chunkSize = parallelism.chunkSize
-    if parallelism.chunkSize != nil { options.nmea.smallestSplitFile = 1 }
     if let baud = arguments.value("baud") {
       guard let rate = Int(baud) else {
         throw CommandError(message: "\(command): --baud '\(baud)' is not a number", code: .usage)

@@ -55,12 +55,11 @@ struct InputFile: ~Copyable {
   func decode(
     _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism, _ handle: (DecoderEvent) -> Void
   ) throws(CommandError) -> DecoderStatistics {
-    var info = stat()
-    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, parallelism.splits(size: Int(info.st_size)) {
-      var decoder = parallelism.decoder(options)
+    var parallel = parallelism.decoder(options)
+    if let size = parallel.splittableSize(of: descriptor) {
       do throws(SystemError) {
         // Not cancelled, so there are statistics.
-        return try decoder.decode(descriptor, size: Int(info.st_size), handle) ?? DecoderStatistics()
+        return try parallel.decode(descriptor, size: size, handle) ?? DecoderStatistics()
       } catch {
         throw Self.error(error.errno, reading: name)
       }
