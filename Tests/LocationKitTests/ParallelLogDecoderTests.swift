@@ -216,6 +216,6 @@ final class GeneratedLog {
       if index == cycles / 3 { text += "$GPGGA,garbage*00\r\n\u{1}\u{2}binary\r\n" }
     }
     path = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-\(UUID().uuidString).nmea").path
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try text.write(toFile: path, atomically: false, encoding: .utf8)
   }
 }

@@ -230,7 +230,7 @@ import Testing
       + "\(String(format: "%.3f", largestModelledDifference)) m of gpsd's"
     report.insert(summary, at: 0)
     try? report.joined(separator: "\n").write(
-      toFile: NSTemporaryDirectory() + "whereami-conformance.txt", atomically: true, encoding: .utf8)
+      toFile: NSTemporaryDirectory() + "whereami-conformance.txt", atomically: false, encoding: .utf8)
     print(summary)
     #expect(unexplained == 0, "\(summary); see \(NSTemporaryDirectory())whereami-conformance.txt")
     #expect(share >= Self.requiredShare, "\(summary)")

@@ -14,6 +14,9 @@ public final class GPSDaemon: @unchecked Sendable {
   public let feed: LoopbackListener
   public let port: UInt16
   public private(set) var process: ChildProcess?
+  /// The control socket of a daemon started without a device, removed when it stops
+  /// (gpsd leaves it behind when killed).
+  private var controlSocket: String?
 
   public init() throws {
     guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
@@ -58,6 +61,7 @@ public final class GPSDaemon: @unchecked Sendable {
     let socketPath = NSTemporaryDirectory() + "whereami-gpsd-\(getpid())-\(port).sock"
     let process = try ChildProcess(Self.executable, ["-N", "-n", "-S", String(port), "-F", socketPath])
     self.process = process
+    controlSocket = socketPath
     let deadline = Date().addingTimeInterval(10)
     while !Self.isListening(port) {
       guard Date() < deadline else { throw DaemonError("gpsd does not listen on \(port): \(process.standardError)") }
@@ -71,6 +75,7 @@ public final class GPSDaemon: @unchecked Sendable {
     process?.wait(timeout: 5)
     process = nil
     feed.dropClient()
+    removeControlSocket()
   }
 
   /// Stops gpsd politely.
@@ -78,6 +83,12 @@ public final class GPSDaemon: @unchecked Sendable {
     process?.terminate()
     process = nil
     feed.dropClient()
+    removeControlSocket()
+  }
+
+  private func removeControlSocket() {
+    if let controlSocket { unlink(controlSocket) }
+    controlSocket = nil
   }
 
   deinit { stop() }

@@ -166,7 +166,7 @@ import Testing
     while gyroLines() < before + 3 && Date() < deadline { usleep(20_000) }
     #expect(gyroLines() >= before + 3, "\(child.standardError)")
     // A value that is no number: said once, and the gyroscope goes on meanwhile.
-    try Data("n/a\n".utf8).write(to: URL(fileURLWithPath: root + "/iio:device0/in_accel_z_raw"), options: .atomic)
+    try replaceFile(root + "/iio:device0/in_accel_z_raw", with: "n/a\n".utf8)
     while !child.standardError.contains("is not a number") && Date() < deadline { usleep(20_000) }
     let gyro = gyroLines()
     while gyroLines() < gyro + 3 && Date() < deadline { usleep(20_000) }

@@ -156,7 +156,7 @@ import Testing
       replaceGGA(index) { $0.replacingOccurrences(of: ",0747", with: ",0737") }
     }
     let path = NSTemporaryDirectory() + "whereami-implausible-\(getpid()).nmea"
-    try lines.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+    try lines.joined(separator: "\r\n").write(toFile: path, atomically: false, encoding: .utf8)
     defer { unlink(path) }
     let clean =
       try JSONSerialization.jsonObject(

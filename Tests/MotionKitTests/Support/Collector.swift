@@ -1,6 +1,7 @@
 import Foundation
 import LocationKit
 import MotionKit
+import TestSupport
 
 /// Collects a source's events, from its thread, for a test to look at.
 final class Collector: Sendable {
@@ -42,7 +43,7 @@ struct SysfsTree {
   /// Replaces a file's value at once, as the kernel does (a reader never sees it half
   /// written).
   func write(_ relative: String, _ text: String) throws {
-    try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: root + "/" + relative), options: .atomic)
+    try replaceFile(root + "/" + relative, with: (text + "\n").utf8)
   }
 
   func read(_ relative: String) throws -> String {
