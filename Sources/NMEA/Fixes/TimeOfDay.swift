@@ -122,19 +122,20 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Seconds since the Unix epoch.
   public var secondsSinceEpoch: Double { Double(microsecondsSinceEpoch) / 1e6 }
 
-  /// The date part.
-  public var date: CalendarDate {
-    let days =
-      microsecondsSinceEpoch >= 0
+  /// Whole days since the epoch (rounded down, so negative before it).
+  private var days: Int64 {
+    microsecondsSinceEpoch >= 0
       ? microsecondsSinceEpoch / TimeOfDay.microsecondsPerDay
       : (microsecondsSinceEpoch + 1) / TimeOfDay.microsecondsPerDay - 1
-    return CalendarDate(daysSinceEpoch: Int(days))
   }
 
-  /// The time-of-day part.
+  /// The date part.
+  public var date: CalendarDate { CalendarDate(daysSinceEpoch: Int(days)) }
+
+  /// The time-of-day part (from the day count, not the date: turning that back into
+  /// days cost as much again, for every timestamp printed).
   public var timeOfDay: TimeOfDay {
-    let rest = microsecondsSinceEpoch - Int64(date.daysSinceEpoch) * TimeOfDay.microsecondsPerDay
-    return TimeOfDay(microseconds: rest)
+    TimeOfDay(microseconds: microsecondsSinceEpoch - days * TimeOfDay.microsecondsPerDay)
   }
 
   /// Seconds from `other` to `self`.
