@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
     .testTarget(name: "MotionKitTests", dependencies: ["MotionKit", "LocationKit", "TestSupport"]),
-    .testTarget(name: "TrackExportTests", dependencies: ["TrackExport", "Geodesy", "LocationKit", "NMEA"]),
+    .testTarget(name: "TrackExportTests", dependencies: ["TrackExport", "Geodesy", "LocationKit", "NMEA", "TestSupport"]),
     .testTarget(
       name: "WhereAmITests", dependencies: ["whereami", "TrackExport", "LocationKit", "NMEA", "TestSupport"],
       resources: [.copy("Resources")]),

@@ -1,6 +1,7 @@
 import Geodesy
 import LocationKit
 import NMEA
+import TestSupport
 import Testing
 
 @testable import TrackExport
@@ -13,6 +14,33 @@ import Testing
     location.timestamp = Timestamp(microsecondsSinceEpoch: 1_750_000_000_000_000 + second * 1_000_000)
     location.speed = 1.5
     return ExportFix(location: location, odometer: TrackOdometer(), segment: segment, startsSegment: starts)
+  }
+
+  /// The buffer's numbers round as `fixed` (and `rounded()`) does, halves away from zero,
+  /// at every scale: exact halves, values just either side of them, negatives, zero's
+  /// sign, and values too large for the fast path.
+  @Test func bufferedNumbersRoundAsFixedDoes() {
+    var generator = SeededRandom(seed: 5)
+    var values: [Double] = [
+      0, -0.0, 0.5, -0.5, 1.5, 2.5, 0.125, 0.0005, -0.0005, 0.49999999999999994, 9e17, -9e17, 8.999e18, 9e18, 1e300,
+    ]
+    for _ in 0..<20_000 {
+      let digits = Double(Int.random(in: -99_999_999...99_999_999, using: &generator))
+      let scale = Double([1, 10, 100, 1000, 1e6, 1e9][Int.random(in: 0...5, using: &generator)])
+      values.append(digits / scale)
+      values.append((digits + 0.5) / scale)
+      values.append(Double.random(in: -1e6...1e6, using: &generator))
+      values.append((digits + 0.5).nextUp / scale)
+      values.append((digits + 0.5).nextDown / scale)
+    }
+    for value in values {
+      for decimals in 0...9 {
+        var buffer = ByteBuffer(capacity: 64)
+        buffer.append(value, decimals: decimals)
+        let text = String(decoding: buffer.bytes, as: UTF8.self)
+        #expect(text == fixed(value, decimals), "\(value) to \(decimals) places")
+      }
+    }
   }
 
   @Test func theSVGTrackStaysWithinItsCapacityAndKeepsGaps() {
@@ -58,7 +86,7 @@ import Testing
       // 1e-4 degrees of latitude a second: the receiver's speed says so too.
       fix.location.speed = 11.13
       odometer.add(fix.location)
-      fix.odometer = odometer
+      fix.odometer = TrackDistances(odometer)
       fix.startsSegment = index == 0 || index == 60
       fix.segment = index < 60 ? 0 : 1
       writer.add(fix, into: &output)

@@ -189,12 +189,17 @@ public struct ByteBuffer: ~Copyable {
     }
     // The powers of ten up to 10^22 are exact doubles: this is the scale `fixed` builds.
     let divisor = Self.powersOfTen[decimals]
-    let scaled = (abs(value) * Double(divisor)).rounded()
-    guard scaled < 9e18 else {
+    let magnitude = abs(value) * Double(divisor)
+    // Doubles this large are 1024 apart: rounded, they stay on the same side of 9e18.
+    guard magnitude < 9e18 else {
       append(string: String(value))
       return
     }
-    let units = UInt64(scaled)
+    // Rounded half away from zero, as `rounded()` does, without its call: the fraction
+    // left by truncation is exact (the two doubles are within a factor of two, or the
+    // truncation is 0).
+    var units = UInt64(magnitude)
+    if magnitude - Double(units) >= 0.5 { units += 1 }
     if value < 0 && units != 0 { append(UInt8(ascii: "-")) }
     let whole = units / divisor
     append(digitsOf: whole, length: Self.digitCount(whole))

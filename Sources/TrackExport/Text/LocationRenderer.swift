@@ -148,6 +148,11 @@ public enum LocationRenderer {
   /// camelCase names for what gpsd's TPV lacks (`distance`, `pathLength`,
   /// `displacement`, ...). Unknown values are omitted.
   public static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
+    json(location, TrackDistances(odometer), into: &line)
+  }
+
+  /// The same object, from the figures of an odometer taken already.
+  public static func json(_ location: Location, _ odometer: TrackDistances, into line: inout ByteBuffer) {
     // Keys carry their separator: "class" always comes first.
     line.append("{\"class\":\"TPV\"")
     if let device = location.device {

@@ -6,7 +6,7 @@ public struct ExportFix {
   /// The fix as the location manager delivered it.
   public var location: Location
   /// The distance figures up to and including this fix, as `print` reports them.
-  public var odometer: TrackOdometer
+  public var odometer: TrackDistances
   /// The track segment the fix belongs to, from 0: a new segment starts after a fix gap.
   public var segment: Int
   /// Whether this is the first fix of its segment.
@@ -15,7 +15,7 @@ public struct ExportFix {
   /// A fix with its distance figures and its place among the segments.
   public init(location: Location, odometer: TrackOdometer, segment: Int, startsSegment: Bool) {
     self.location = location
-    self.odometer = odometer
+    self.odometer = TrackDistances(odometer)
     self.segment = segment
     self.startsSegment = startsSegment
   }
@@ -23,6 +23,24 @@ public struct ExportFix {
   /// The fix's time in seconds: since the Unix epoch, or since midnight for logs without a
   /// date.
   public var seconds: Double { location.timestamp?.secondsSinceEpoch ?? location.timeOfDay.seconds }
+}
+
+/// An odometer's figures at one fix: what writers print of it. The figures alone, not
+/// the odometer, whose state of several hundred bytes every fix would copy.
+public struct TrackDistances: Sendable {
+  /// Jitter-proof distance travelled, metres (``TrackOdometer/distance``).
+  public var distance: Double
+  /// Raw path length, metres.
+  public var pathLength: Double
+  /// Straight distance from the first fix, metres.
+  public var displacement: Double
+
+  /// The figures of `odometer` now.
+  public init(_ odometer: TrackOdometer) {
+    distance = odometer.distance
+    pathLength = odometer.pathLength
+    displacement = odometer.displacement
+  }
 }
 
 /// What every writer knows before the first fix.
