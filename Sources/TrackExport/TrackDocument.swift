@@ -145,9 +145,13 @@ private final class DeviceTrack {
   /// Where a further device's part of the document waits until the first device's tracks
   /// are complete; `nil` for the first device and for formats that interleave devices.
   let spill: SpillFile?
-  var filter: LocationFilter
+  // Unchecked: a track is reached only through its document, which one thread drives
+  // (TrackDocument is not Sendable), and no call holds one of these while another begins;
+  // the runtime's exclusivity check of every fix's two mutations cost more than the
+  // filter itself.
+  @exclusivity(unchecked) var filter: LocationFilter
   var fixes = 0
-  var odometer = TrackOdometer()
+  @exclusivity(unchecked) var odometer = TrackOdometer()
   var segment = -1
   var breakPending = false
   var lastReceiverFix: Location?
