@@ -176,6 +176,66 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     #expect(compared > 1_000)
   }
 
+  /// Sentences checked in place, a word at a time, give what the byte-at-a-time state
+  /// machine gives (one byte per call never lies whole in the input): the same
+  /// sentences, fields, comments and rejections, for bodies of every printable byte
+  /// (spaces and the punctuation below `+` included), a few bytes that end or spoil a
+  /// sentence, at every length and alignment.
+  @Test func inPlaceFramingMatchesTheStateMachine() {
+    var generator = SeededRandom(seed: 23)
+    let printable = (0x20...0x7E).map(UInt8.init).filter { $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: "!") }
+    let spoilers: [UInt8] = Array("$!*\r\n\t".utf8) + [0x00, 0x7F, 0x80, 0xFF]
+    var input: [UInt8] = []
+    for _ in 0..<4_000 {
+      var body = Array("$GP".utf8) + [UInt8(ascii: "A") + UInt8.random(in: 0..<26, using: &generator)]
+      let length = Int.random(in: 0...(Bool.random(using: &generator) ? 20 : 260), using: &generator)
+      for _ in 0..<length {
+        body.append(
+          Int.random(in: 0..<3, using: &generator) == 0
+            ? UInt8(ascii: ",") : printable.randomElement(using: &generator)!)
+      }
+      if Int.random(in: 0..<8, using: &generator) == 0 {
+        body[Int.random(in: 1..<body.count, using: &generator)] = spoilers.randomElement(using: &generator)!
+      }
+      var checksum: UInt8 = 0
+      for byte in body.dropFirst() { checksum ^= byte }
+      if Int.random(in: 0..<10, using: &generator) == 0 { checksum ^= 1 }
+      input += body + Array(String(format: "*%02X", checksum).utf8)
+      input += Int.random(in: 0..<4, using: &generator) == 0 ? Array("\n".utf8) : Array("\r\n".utf8)
+    }
+    func events(chunk: Int) -> [String] {
+      var framer = SentenceFramer()
+      var events: [String] = []
+      let handle: (FramingEvent) -> Void = { event in
+        switch event {
+        case .sentence(let sentence):
+          let fields = FieldReader.read(sentence) { reader in
+            (0..<reader.count).map { String(decoding: reader.raw($0), as: UTF8.self) }
+          }
+          events.append("\(sentence.line):\(sentence.text)\(sentence.hasChecksum ? "" : " (unchecked)") \(fields)")
+        case .comment(let text, let line): events.append("\(line):#\(String(decoding: text, as: UTF8.self))")
+        case .rejected(let reason, let line, _): events.append("\(line):\(reason)")
+        }
+      }
+      var offset = 0
+      while offset < input.count {
+        let end = min(input.count, offset + chunk)
+        input[offset..<end].withUnsafeBufferPointer { framer.consume($0, handle) }
+        offset = end
+      }
+      framer.finish(handle)
+      return events
+    }
+    let whole = events(chunk: input.count)
+    let byByte = events(chunk: 1)
+    #expect(whole.count > 4_000)
+    #expect(whole.filter { !$0.contains(":bad") && !$0.contains(":non") }.count > 2_000)
+    #expect(whole == byByte)
+    if whole != byByte, let first = zip(whole, byByte).first(where: { $0 != $1 }) {
+      Issue.record("first difference: \(first.0) vs \(first.1)")
+    }
+  }
+
   @Test func randomGarbageBetweenLinesLosesNoSentence() throws {
     let bytes = try Fixtures.bytes("walk.nmea")
     let clean = decodeAll(bytes)

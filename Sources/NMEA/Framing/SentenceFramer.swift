@@ -135,36 +135,40 @@ public struct SentenceFramer {
   /// same events for it.
   private mutating func consume(contiguous input: UnsafeBufferPointer<UInt8>, _ handle: (FramingEvent) -> Void) {
     // The comma offsets of the sentence in hand: room for one at every byte of the
-    // longest, so that no comma needs a check.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength + 1) { ends in
-      var index = 0
-      while index < input.count {
-        let byte = input[index]
-        if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"),
-          state == .idle || state == .junk || state == .skipping
-        {
-          previousWasCR = false
-          endJunk(handle)
-          if let next = completeInPlace(input, start: index, ends: ends.baseAddress!, handle) {
-            index = next
-            // The line end that follows nearly every sentence, as the state machine would
-            // take it: a CR LF, or an LF, ends an idle line.
-            if index < input.count, input[index] == UInt8(ascii: "\n") {
-              endIdleLine()
-              index += 1
-            } else if index + 1 < input.count, input[index] == UInt8(ascii: "\r"),
-              input[index + 1] == UInt8(ascii: "\n")
-            {
-              endIdleLine()
-              index += 2
+    // longest, so that no comma needs a check, and for the eight that a word's commas
+    // are written as.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength + 1 + 8) { ends in
+      Self.commaPositions.withUnsafeBufferPointer { commaPositions in
+        let positions = commaPositions.baseAddress!
+        var index = 0
+        while index < input.count {
+          let byte = input[index]
+          if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"),
+            state == .idle || state == .junk || state == .skipping
+          {
+            previousWasCR = false
+            endJunk(handle)
+            if let next = completeInPlace(input, start: index, ends: ends.baseAddress!, positions, handle) {
+              index = next
+              // The line end that follows nearly every sentence, as the state machine would
+              // take it: a CR LF, or an LF, ends an idle line.
+              if index < input.count, input[index] == UInt8(ascii: "\n") {
+                endIdleLine()
+                index += 1
+              } else if index + 1 < input.count, input[index] == UInt8(ascii: "\r"),
+                input[index + 1] == UInt8(ascii: "\n")
+              {
+                endIdleLine()
+                index += 2
+              }
+              continue
             }
-            continue
+            start(byte)
+          } else {
+            step(byte, handle)
           }
-          start(byte)
-        } else {
-          step(byte, handle)
+          index += 1
         }
-        index += 1
       }
     }
   }
@@ -179,7 +183,7 @@ public struct SentenceFramer {
   @inline(__always)
   private mutating func completeInPlace(
     _ input: UnsafeBufferPointer<UInt8>, start: Int, ends: UnsafeMutablePointer<UInt8>,
-    _ handle: (FramingEvent) -> Void
+    _ positions: UnsafePointer<UInt64>, _ handle: (FramingEvent) -> Void
   ) -> Int? {
     // The state machine refuses a body byte once the sentence holds maximumLength bytes.
     let bodyLimit = min(input.count, start + Self.maximumLength)
@@ -196,22 +200,30 @@ public struct SentenceFramer {
         let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
         let below = (word &- 0x2B2B_2B2B_2B2B_2B2B) & ~word
         let above = (word &+ 0x0101_0101_0101_0101) | word
-        if (below | above) & 0x8080_8080_8080_8080 != 0 { break }
-        words ^= word
-        // A comma is a zero byte of the word XOR ",,,,,,,,", found without carries.
-        let difference = word ^ 0x2C2C_2C2C_2C2C_2C2C
-        var found =
-          ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
-        while found != 0 {
-          ends[commas] = UInt8(truncatingIfNeeded: index &- start &+ found.trailingZeroBitCount >> 3)
-          commas &+= 1
-          found &= found &- 1
+        let unusual = (below | above) & 0x8080_8080_8080_8080
+        if unusual == 0 {
+          words ^= word
+          Self.noteCommas(word, ends, &commas, at: index &- start, positions)
+          index &+= 8
+          continue
         }
-        index &+= 8
+        // The lowest flagged byte is exact (borrows and carries only run upwards); the
+        // bytes below it count like a whole word's.
+        let usual = (1 &<< UInt64(unusual.trailingZeroBitCount &- 7)) &- 1
+        words ^= word & usual
+        Self.noteCommas(word & usual, ends, &commas, at: index &- start, positions)
+        // The unusual byte: the checksum delimiter ends the body; a space or another
+        // printable byte below 0x2B is a body byte like any; anything else is left to the
+        // state machine.
+        index &+= unusual.trailingZeroBitCount >> 3
+        let byte = input[index]
+        if byte == UInt8(ascii: "*") { break scanning }
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "$"), byte != UInt8(ascii: "!") else { return nil }
+        checksum ^= byte
+        index &+= 1
       }
-      // Then byte by byte up to the next word.
-      let stop = min(index &+ 8, bodyLimit)
-      while index < stop {
+      // The last few bytes before the limit, one by one.
+      while index < bodyLimit {
         let byte = input[index]
         if byte == UInt8(ascii: "*") { break scanning }
         // Control bytes (line ends included), bytes over 0x7E and a new start are unusual.
@@ -223,11 +235,9 @@ public struct SentenceFramer {
         }
         index &+= 1
       }
-      if index >= bodyLimit {
-        // Only the checksum delimiter may follow a full sentence.
-        guard index < input.count, input[index] == UInt8(ascii: "*") else { return nil }
-        break
-      }
+      // Only the checksum delimiter may follow a full sentence.
+      guard index < input.count, input[index] == UInt8(ascii: "*") else { return nil }
+      break
     }
     words ^= words >> 32
     words ^= words >> 16
@@ -246,6 +256,39 @@ public struct SentenceFramer {
     deliver(
       sentence, checksums: (high << 4 | low, checksum), split: FieldSplit(ends: ends, count: fields), handle)
     return index + 3
+  }
+
+  /// Notes the offsets of the commas among a word's eight bytes, the word starting
+  /// `offset` bytes into the sentence, without a branch per comma: a comma is a zero byte
+  /// of the word XOR ",,,,,,,,", found without carries (a zero byte of the word itself is
+  /// none); the eight flags gather into one byte, whose entry in ``commaPositions`` is
+  /// written whole, and the count moves on by as many as there were.
+  @inline(__always)
+  private static func noteCommas(
+    _ word: UInt64, _ ends: UnsafeMutablePointer<UInt8>, _ commas: inout Int, at offset: Int,
+    _ positions: UnsafePointer<UInt64>
+  ) {
+    let difference = word ^ 0x2C2C_2C2C_2C2C_2C2C
+    let found =
+      ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
+    // Bits 7, 15, ... 63 to bits 0...7 of the top byte.
+    let flags = Int(truncatingIfNeeded: ((found >> 7) &* 0x0102_0408_1020_4080) >> 56)
+    // Offsets stay below 256 (``maximumLength``), so no byte carries into the next.
+    let offsets = positions[flags] &+ UInt64(truncatingIfNeeded: offset) &* 0x0101_0101_0101_0101
+    UnsafeMutableRawPointer(ends + commas).storeBytes(of: offsets.littleEndian, as: UInt64.self)
+    commas &+= flags.nonzeroBitCount
+  }
+
+  /// For each set of eight comma flags (bit `n` for byte `n` of a word), the positions of
+  /// the commas in order, one per byte from the lowest; the bytes past them are zero.
+  private static let commaPositions: [UInt64] = (0..<256).map { flags in
+    var positions: UInt64 = 0
+    var count: UInt64 = 0
+    for position in 0..<8 where flags >> position & 1 != 0 {
+      positions |= UInt64(position) << (8 * count)
+      count += 1
+    }
+    return positions
   }
 
   /// Ends the input: a sentence still open is complete if it has no checksum pending,
