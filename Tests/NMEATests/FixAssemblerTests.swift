@@ -87,6 +87,34 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(result[0].satellitesUsed == 12)
   }
 
+  /// A decoder that keeps no satellite lists (`summary`'s) gives the same fixes in all
+  /// else, the same rejections and the same counts, on the fixtures and every corpus log.
+  @Test func withoutSatelliteTrackingOnlyTheSatelliteListsGo() throws {
+    var options = NMEADecoder.Options()
+    options.tracksSatellites = false
+    let logs =
+      try ["walk.nmea", "corrupted.nmea", "multi-gnss-burst.nmea", "drive-midnight.nmea"].map {
+        ($0, try Fixtures.bytes($0))
+      } + Corpus.logs.map { ($0.lastPathComponent, Array(try Data(contentsOf: $0))) }
+    var listsSeen = 0
+    for (name, bytes) in logs {
+      let full = decodeAll(bytes)
+      let lean = decodeAll(bytes, options: options)
+      listsSeen += full.fixes.filter { !$0.satellites.isEmpty }.count
+      #expect(lean.fixes.allSatisfy { $0.satellites.isEmpty }, "\(name)")
+      let stripped = full.fixes.map { fix in
+        var fix = fix
+        fix.satellites = []
+        return fix
+      }
+      #expect(lean.fixes == stripped, "\(name)")
+      #expect(lean.rejections == full.rejections, "\(name)")
+      #expect(lean.statistics == full.statistics, "\(name)")
+    }
+    #expect(logs.count == 4 + 118)
+    #expect(listsSeen > 1_000)
+  }
+
   @Test func accuracyFromGSTWhenPresent() {
     let result = fixes([
       "$GNGST,120000.00,0.9,0.8,0.6,45.0,0.3,0.4,0.9",

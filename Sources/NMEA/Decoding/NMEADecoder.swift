@@ -59,6 +59,11 @@ public struct NMEADecoder {
     /// The geoid model for receivers that give no geoid separation: EGM96 from Debian's
     /// `proj-data` when it is installed (``GeoidGrid/installedEGM96``), `nil` for none.
     public var geoid: GeoidGrid? = try? GeoidGrid.installedEGM96.get()
+    /// Keep the satellites in view (GSV) and their used flags (GSA) and give them with
+    /// each fix (``Fix/satellites``). A reader that never looks at them (`summary`)
+    /// turns this off: GSV and GSA are still checked and counted, and
+    /// ``Fix/satellitesUsed`` is still given.
+    public var tracksSatellites = true
 
     /// Creates options.
     public init(
@@ -84,6 +89,7 @@ public struct NMEADecoder {
     framer = SentenceFramer(requiresChecksum: options.requiresChecksum)
     framer.detailsRejections = options.detailsRejections
     assembler = FixAssembler(date: options.date, geoid: options.geoid)
+    assembler.tracksSatellites = options.tracksSatellites
     sawDate = options.date != nil
   }
 

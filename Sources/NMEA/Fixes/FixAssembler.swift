@@ -126,6 +126,9 @@ public struct FixAssembler {
   /// The receiver's latest magnetic variation (RMC, HDG), degrees east.
   private var lastVariation: Double?
   private var sky = SkyTracker()
+  /// Whether fixes carry the satellites in view (``Fix/satellites``); without, GSV and
+  /// GSA's satellite lists are read but not kept.
+  public var tracksSatellites = true
   /// The fix of a cycle completed by a decoded sentence, until taken.
   private var completedFix: Fix?
 
@@ -319,7 +322,7 @@ public struct FixAssembler {
 
   mutating func apply(_ gsa: GSA) -> Bool {
     guard hasCycle else { return false }
-    if !cycle.hasGSA { sky.beginUsed() }
+    if !cycle.hasGSA && tracksSatellites { sky.beginUsed() }
     cycle.hasGSA = true
     if let mode = gsa.mode {
       cycle.gsaMode = max(cycle.gsaMode ?? mode, mode)
@@ -329,6 +332,7 @@ public struct FixAssembler {
     cycle.dop.horizontal = gsa.hdop ?? cycle.dop.horizontal
     cycle.dop.vertical = gsa.vdop ?? cycle.dop.vertical
     cycle.gsaUsedCount += gsa.usedCount
+    guard tracksSatellites else { return false }
     for index in 0..<gsa.usedCount {
       let id = Int(gsa.used[index])
       let constellation =
@@ -341,7 +345,7 @@ public struct FixAssembler {
   }
 
   mutating func apply(_ gsv: GSV) -> Bool {
-    sky.add(gsv, cycle: cycleCount)
+    if tracksSatellites { sky.add(gsv, cycle: cycleCount) }
     return false
   }
 
@@ -637,7 +641,7 @@ public struct FixAssembler {
     fix.errorStatistics = cycle.errorStatistics
     fix.differentialAge = cycle.differentialAge
     fix.differentialStation = cycle.differentialStation
-    fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA)
+    if tracksSatellites { fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA) }
     setHeights(of: &fix, cycle)
     if let variation = cycle.magneticVariation { lastVariation = variation }
 
