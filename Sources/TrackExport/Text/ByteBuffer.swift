@@ -189,7 +189,9 @@ public struct ByteBuffer: ~Copyable {
     }
     // The powers of ten up to 10^22 are exact doubles: this is the scale `fixed` builds.
     let divisor = Self.powersOfTen[decimals]
-    let magnitude = abs(value) * Double(divisor)
+    // Through Int64, below 2^63 here: the same values, and each conversion between
+    // integer and double one instruction, where an unsigned one takes a dozen.
+    let magnitude = abs(value) * Double(Int64(bitPattern: divisor))
     // Doubles this large are 1024 apart: rounded, they stay on the same side of 9e18.
     guard magnitude < 9e18 else {
       append(string: String(value))
@@ -198,8 +200,9 @@ public struct ByteBuffer: ~Copyable {
     // Rounded half away from zero, as `rounded()` does, without its call: the fraction
     // left by truncation is exact (the two doubles are within a factor of two, or the
     // truncation is 0).
-    var units = UInt64(magnitude)
-    if magnitude - Double(units) >= 0.5 { units += 1 }
+    var signedUnits = Int64(magnitude)
+    if magnitude - Double(signedUnits) >= 0.5 { signedUnits += 1 }
+    let units = UInt64(bitPattern: signedUnits)
     if value < 0 && units != 0 { append(UInt8(ascii: "-")) }
     let whole = units / divisor
     append(digitsOf: whole, length: Self.digitCount(whole))
