@@ -51,6 +51,34 @@ import Testing
     #expect(manager.location == recorder.locations.last)
   }
 
+  /// `location` is the last one delivered, also after a later run that delivered none;
+  /// a new run's first update has no previous location, and later ones have theirs.
+  @Test func theLastLocationOutlivesARunThatDeliversNone() throws {
+    let (manager, recorder) = try manager((0..<3).map { cycle($0, metresNorth: Double($0) * 10) }.joined())
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    let last = try #require(recorder.locations.last)
+    #expect(manager.location == last)
+    // No fix is this good: the second run delivers nothing.
+    manager.desiredAccuracy = 0.000_001
+    manager.startUpdatingLocation()
+    #expect(recorder.wait { $0.filter { if case .failure = $0 { true } else { false } }.count == 2 })
+    #expect(recorder.locations.count == 3)
+    #expect(manager.location == last)
+    // A third run delivers again, from no previous location.
+    manager.desiredAccuracy = LocationAccuracy.best
+    manager.startUpdatingLocation()
+    #expect(recorder.wait { $0.filter { if case .failure = $0 { true } else { false } }.count == 3 })
+    let updates = recorder.events.compactMap { event -> (Location, Location?)? in
+      if case .update(let location, let previous) = event { (location, previous) } else { nil }
+    }
+    #expect(updates.count == 6, "\(recorder.events.map { "\($0)".prefix(60) })")
+    guard updates.count == 6 else { return }
+    #expect(updates[3].1 == nil)
+    #expect(updates[4].1 == updates[3].0)
+    #expect(manager.location == updates[5].0)
+  }
+
   @Test func callbacksRunOnTheCallbackQueue() throws {
     let queue = DispatchQueue(label: "test.callbacks")
     queue.setSpecific(key: queueNameKey, value: "test.callbacks")

@@ -21,13 +21,28 @@ public struct LocationFilter: Sendable {
 
   /// Whether `location` passes; one that passes becomes ``lastAdmitted``.
   public mutating func admit(_ location: Location) -> Bool {
+    guard passes(location) else { return false }
+    lastAdmitted = location
+    return true
+  }
+
+  /// Whether `location` passes; one that passes becomes ``lastAdmitted``, and the one it
+  /// replaces is handed to `previous` (moved there, not copied: a manager delivers it
+  /// with the update).
+  public mutating func admit(_ location: Location, previous: inout Location?) -> Bool {
+    guard passes(location) else { return false }
+    previous = lastAdmitted.take()
+    lastAdmitted = location
+    return true
+  }
+
+  private func passes(_ location: Location) -> Bool {
     if desiredAccuracy > 0 {
       guard let accuracy = location.horizontalAccuracy, accuracy <= desiredAccuracy else { return false }
     }
     if distanceFilter > 0, let last = lastAdmitted, location.distance(from: last) < distanceFilter {
       return false
     }
-    lastAdmitted = location
     return true
   }
 

@@ -24,7 +24,9 @@ public final class LocationManager: Sendable {
     var running = false
     var generation = 0
     var oneShot = false
-    var location: Location?
+    /// The last location delivered by an earlier run; this run's is the filter's last
+    /// admitted one (kept once, not twice, per fix).
+    var earlierLocation: Location?
     var unknownReported = false
     var silenceReported = false
     var lastEvent = 0.0
@@ -133,7 +135,7 @@ public final class LocationManager: Sendable {
   }
 
   /// The last location delivered.
-  public var location: Location? { state.withLock { $0.location } }
+  public var location: Location? { state.withLock { $0.filter.lastAdmitted ?? $0.earlierLocation } }
 
   /// The least change of heading, degrees, worth delivering: a heading closer than this to
   /// the last delivered one is not delivered. 1° by default, as in Core Location;
@@ -239,6 +241,7 @@ public final class LocationManager: Sendable {
       state.running = true
       state.generation += 1
       state.oneShot = oneShot
+      if let last = state.filter.lastAdmitted { state.earlierLocation = last }
       state.filter.reset()
       state.unknownReported = false
       state.silenceReported = false
@@ -267,11 +270,11 @@ public final class LocationManager: Sendable {
 
   private func handle(_ event: SourceEvent, _ generation: Int) {
     let now = SystemClock.monotonic()
-    let outcome: (events: [LocationEvent], final: Bool)? = state.withLock { state in
+    let outcome: (events: EventList, final: Bool)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
       state.lastEvent = now
       state.silenceReported = false
-      var events: [LocationEvent] = []
+      var events = EventList()
       var final = false
       switch event {
       case .location where !state.wantsLocation, .noFix where !state.wantsLocation:
@@ -340,16 +343,44 @@ public final class LocationManager: Sendable {
       return (events, final)
     }
     guard let outcome else { return }
+    // The source stops before anyone hears of the end: a delegate that starts again on
+    // a final error finds it stopped and ready (stopped after, it would end the new run).
+    if outcome.final { source.stop() }
     outcome.events.forEach { deliver($0, generation) }
-    if outcome.final { releaseAfterFinishing(generation) }
+    if outcome.final { finishStreamsAfterQueued(generation) }
+  }
+
+  /// The events one source event gives, in order: nearly always one or two, kept inline
+  /// (an array per fix was an allocation per fix).
+  private struct EventList {
+    private var first: LocationEvent?
+    private var second: LocationEvent?
+    private var more: [LocationEvent] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ event: LocationEvent) {
+      if first == nil {
+        first = event
+      } else if second == nil {
+        second = event
+      } else {
+        more.append(event)
+      }
+    }
+
+    func forEach(_ body: (LocationEvent) -> Void) {
+      if let first { body(first) }
+      if let second { body(second) }
+      more.forEach(body)
+    }
   }
 
   /// The update for `location`, unless ``desiredAccuracy`` or ``distanceFilter`` leaves
   /// it out.
   private static func filtered(_ location: Location, _ state: inout State) -> LocationEvent? {
-    let previous = state.filter.lastAdmitted
-    guard state.filter.admit(location) else { return nil }
-    state.location = location
+    var previous: Location?
+    guard state.filter.admit(location, previous: &previous) else { return nil }
     return .update(location, previous: previous)
   }
 
@@ -381,10 +412,9 @@ public final class LocationManager: Sendable {
   }
 
   /// Updates ended without the user asking (a requested location delivered, a final
-  /// error): the source is released, and the callbacks already queued still run; then
+  /// error), and the source was stopped: the callbacks already queued still run; then
   /// the asynchronous sequences end.
-  private func releaseAfterFinishing(_ generation: Int) {
-    source.stop()
+  private func finishStreamsAfterQueued(_ generation: Int) {
     callbackQueue.async { [self] in
       // Unless updates were started again meanwhile: those are the new run's sequences.
       if state.withLock({ $0.generation == generation }) { channel.finishStreams() }
@@ -489,9 +519,10 @@ public final class LocationManager: Sendable {
         return true
       }
       guard expired else { return }
+      source.stop()
       deliver(
         .failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")), generation)
-      releaseAfterFinishing(generation)
+      finishStreamsAfterQueued(generation)
     }
     let box = Timer(source: timer)
     state.withLock { $0.timers.append(box) }

@@ -34,19 +34,20 @@ extension LocationManagerDelegate {
 }
 
 /// One thing a location manager reports, for ``LocationManager/updates``.
-public enum LocationEvent: Sendable, Equatable {
+public indirect enum LocationEvent: Sendable, Equatable {
+  // Indirect: an event is one reference, so that handing it from the source's thread to
+  // the callback queue (a list, a closure, a dispatch block) retains it instead of
+  // copying two locations each time.
   case update(Location, previous: Location?)
   case failure(LocationError)
   /// A movement transition, when the manager has a ``LocationManager/movementRecognizer``.
-  // (The cases added after the first two are indirect, so that the event, copied for
-  // every fix, stays the size of an update.)
-  indirect case movement(MovementEvent)
+  case movement(MovementEvent)
   /// A fix set aside as physically implausible.
-  indirect case setAside(Location, ImplausibleFix)
+  case setAside(Location, ImplausibleFix)
   /// A reporting cycle without a position: time and satellites in view.
-  indirect case sky(SkyView)
+  case sky(SkyView)
   /// A heading or attitude report, while heading updates are on.
-  indirect case heading(Heading)
+  case heading(Heading)
 }
 
 /// Constants for ``LocationManager/headingFilter``.

@@ -14,6 +14,11 @@ import TrackExport
 final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   // @unchecked Sendable: every mutable property is touched only on the source's queue,
   // the manager's serial callback queue (the signal handlers run on it too).
+  //
+  // The properties read or written for every fix skip the runtime's exclusivity check
+  // (`@exclusivity(unchecked)`: a call into the runtime per access, more than the work
+  // beside it). Being on one serial queue, no two accesses overlap in time, and no access
+  // spans a call that could begin another (the renderer gets the odometer by value).
 
   private let source: SourceRun
   private var manager: LocationManager { source.manager }
@@ -21,25 +26,25 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// Called with every heading, when headings are wanted.
   private let renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)?
   /// Each device's latest heading, for the fix it goes with.
-  private var headings: [String: Heading] = [:]
+  @exclusivity(unchecked) private var headings: [String: Heading] = [:]
   private var headingCount = 0
   private let recognized: ((MovementEvent) -> Bool)?
   /// One odometer per device ("" for a source that is one receiver): each gpsd device is
   /// its own track. In the order the devices first reported.
   private var odometers: [String: TrackOdometer] = [:]
-  private var devices: [String] = []
+  @exclusivity(unchecked) private var devices: [String] = []
   /// The device of the latest fix, and its odometer (kept out of `odometers` meanwhile).
-  private var currentDevice = ""
-  private var odometer = TrackOdometer()
+  @exclusivity(unchecked) private var currentDevice = ""
+  @exclusivity(unchecked) private var odometer = TrackOdometer()
   private var fixCounts: [String: Int] = [:]
-  private var currentFixes = 0
-  private var fixes = 0
+  @exclusivity(unchecked) private var currentFixes = 0
+  @exclusivity(unchecked) private var fixes = 0
   private var exitCode = ExitCode.success
   private var sourceName: String { source.name }
   private let verbose: Bool
   private var messages = RepeatedMessages()
   /// When the source last went from delivering to failing (monotonic seconds).
-  private var troubleSince: Double?
+  @exclusivity(unchecked) private var troubleSince: Double?
 
   /// A session over `source`, whose manager it becomes the delegate of.
   init(
