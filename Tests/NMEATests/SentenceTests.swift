@@ -210,4 +210,23 @@ private func rejection(_ body: String) -> FieldError? {
         bytes.withUnsafeMutableBufferPointer { DecimalDigits.plainValue(UnsafeBufferPointer($0)) } == nil, "\(text)")
     }
   }
+
+  /// The loop-free reading of one to three digits takes exactly the fields of one to
+  /// three digits, with their values: every string of up to three bytes over digits,
+  /// signs, a point, a space and a letter.
+  @Test func shortIntegersAreExactlyTheShortDigitStrings() {
+    let alphabet = Array("0123456789-+. A".utf8)
+    var strings: [[UInt8]] = [[]]
+    for length in 1...3 {
+      strings += strings.filter { $0.count == length - 1 }.flatMap { prefix in alphabet.map { prefix + [$0] } }
+    }
+    #expect(strings.count == 1 + 15 + 225 + 3375)
+    for bytes in strings {
+      var copy = bytes
+      let short = copy.withUnsafeMutableBufferPointer { FieldReader.shortInteger(UnsafeBufferPointer($0)) }
+      let expected =
+        bytes.isEmpty || bytes.contains { $0 < 0x30 || $0 > 0x39 } ? nil : Int(String(decoding: bytes, as: UTF8.self))
+      #expect(short == expected, "\(String(decoding: bytes, as: UTF8.self))")
+    }
+  }
 }

@@ -152,9 +152,31 @@ struct FieldReader {
     try Self.integerFailure(index, name, field)
   }
 
+  /// The value of a field of one to three digits (satellite IDs, elevations, azimuths,
+  /// SNRs: most fields of GSA and GSV), without a loop; `nil` for anything else.
+  @inline(__always)
+  static func shortInteger(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let base = field.baseAddress, field.count >= 1 else { return nil }
+    let first = Int(base[0] &- UInt8(ascii: "0"))
+    switch field.count {
+    case 1:
+      return first < 10 ? first : nil
+    case 2:
+      let second = Int(base[1] &- UInt8(ascii: "0"))
+      return first < 10 && second < 10 ? first &* 10 &+ second : nil
+    case 3:
+      let second = Int(base[1] &- UInt8(ascii: "0"))
+      let third = Int(base[2] &- UInt8(ascii: "0"))
+      return first < 10 && second < 10 && third < 10 ? (first &* 10 &+ second) &* 10 &+ third : nil
+    default:
+      return nil
+    }
+  }
+
   /// The value of a field of 1 to 18 digits; `nil` for anything else.
   @inline(__always)
   private static func plainInteger(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+    if field.count <= 3 { return shortInteger(field) }
     guard field.count <= 18 else { return nil }
     var value = 0
     for byte in field {

@@ -11,11 +11,19 @@ public struct GSV: Sendable, Equatable {
   public struct Satellite: Sendable, Equatable {
     public var id: Int
     /// Degrees above the horizon.
-    public var elevation: Double?
+    @PackedDouble public var elevation: Double?
     /// Degrees from true north.
-    public var azimuth: Double?
+    @PackedDouble public var azimuth: Double?
     /// Carrier-to-noise density, dB-Hz.
-    public var snr: Double?
+    @PackedDouble public var snr: Double?
+
+    /// A satellite; absent values were empty fields.
+    public init(id: Int, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil) {
+      self.id = id
+      self.elevation = elevation
+      self.azimuth = azimuth
+      self.snr = snr
+    }
   }
 
   public var talker: Talker
