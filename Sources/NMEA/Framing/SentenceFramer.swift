@@ -260,35 +260,37 @@ public struct SentenceFramer {
 
   /// Notes the offsets of the commas among a word's eight bytes, the word starting
   /// `offset` bytes into the sentence, without a branch per comma: a comma is a zero byte
-  /// of the word XOR ",,,,,,,,", found without carries (a zero byte of the word itself is
-  /// none); the eight flags gather into one byte, whose entry in ``commaPositions`` is
-  /// written whole, and the count moves on by as many as there were.
+  /// of the word XOR ",,,,,,,,"; the eight flags gather into one byte, whose entry in
+  /// ``commaPositions`` is written whole, and the count moves on by the entry's count.
+  ///
+  /// Every byte of `word` is below 0x80 (the checked bytes are 0x2B...0x7E, the others
+  /// masked to 0): each byte of the XOR is then at most 0x7F, and adding 0x7F sets its
+  /// top bit unless it is zero, without a carry into the next byte.
   @inline(__always)
   private static func noteCommas(
     _ word: UInt64, _ ends: UnsafeMutablePointer<UInt8>, _ commas: inout Int, at offset: Int,
     _ positions: UnsafePointer<UInt64>
   ) {
-    let difference = word ^ 0x2C2C_2C2C_2C2C_2C2C
-    let found =
-      ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference) & 0x8080_8080_8080_8080
+    let found = ~((word ^ 0x2C2C_2C2C_2C2C_2C2C) &+ 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080
     // Bits 7, 15, ... 63 to bits 0...7 of the top byte.
     let flags = Int(truncatingIfNeeded: ((found >> 7) &* 0x0102_0408_1020_4080) >> 56)
     // Offsets stay below 256 (``maximumLength``), so no byte carries into the next.
-    let offsets = positions[flags] &+ UInt64(truncatingIfNeeded: offset) &* 0x0101_0101_0101_0101
+    let offsets = positions[2 &* flags] &+ UInt64(truncatingIfNeeded: offset) &* 0x0101_0101_0101_0101
     UnsafeMutableRawPointer(ends + commas).storeBytes(of: offsets.littleEndian, as: UInt64.self)
-    commas &+= flags.nonzeroBitCount
+    commas &+= Int(truncatingIfNeeded: positions[2 &* flags &+ 1])
   }
 
-  /// For each set of eight comma flags (bit `n` for byte `n` of a word), the positions of
-  /// the commas in order, one per byte from the lowest; the bytes past them are zero.
-  private static let commaPositions: [UInt64] = (0..<256).map { flags in
+  /// For each set of eight comma flags (bit `n` for byte `n` of a word), two entries: the
+  /// positions of the commas in order, one per byte from the lowest (the bytes past them
+  /// zero), and how many there are.
+  private static let commaPositions: [UInt64] = (0..<256).flatMap { flags in
     var positions: UInt64 = 0
     var count: UInt64 = 0
     for position in 0..<8 where flags >> position & 1 != 0 {
       positions |= UInt64(position) << (8 * count)
       count += 1
     }
-    return positions
+    return [positions, count]
   }
 
   /// Ends the input: a sentence still open is complete if it has no checksum pending,
