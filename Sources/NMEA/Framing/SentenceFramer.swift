@@ -489,6 +489,21 @@ public struct SentenceFramer {
       }
       return index >= 4 && index < sentence.count
     }
+    if let addressEnd, sentence.count >= 9, let base = sentence.baseAddress {
+      // Checked in place, the bytes are all below 0x80: the eight after the delimiter are
+      // tested at once. A byte is a digit when adding 0x50 sets its top bit and adding
+      // 0x46 does not (0x30...0x39); a letter likewise once folded to lower case.
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + 1).loadUnaligned(as: UInt64.self))
+      let proprietary = base[1] == UInt8(ascii: "P")
+      if !proprietary && addressEnd > 9 { return false }
+      let needed = proprietary ? 2 : max(addressEnd - 1, 2)
+      let tops: UInt64 = 0x8080_8080_8080_8080
+      let mask = needed >= 8 ? tops : ((1 &<< UInt64(8 &* needed)) &- 1) & tops
+      let digits = (word &+ 0x5050_5050_5050_5050) & ~(word &+ 0x4646_4646_4646_4646)
+      let folded = word | 0x2020_2020_2020_2020
+      let letters = (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505)
+      return (digits | letters) & mask == mask
+    }
     guard sentence.count >= 3, isAlphanumeric(sentence[1]), isAlphanumeric(sentence[2]) else { return false }
     if sentence[1] == UInt8(ascii: "P") { return true }
     if let addressEnd {
