@@ -442,8 +442,14 @@ struct RecentIntervals: Sendable {
   private var values: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
   private var count = 0
   private var next = 0
+  /// The middle value (the upper one of an even count); `nil` before the first.
+  ///
+  /// Worked out again only when an append changes the values: a receiver's intervals
+  /// are nearly always the same, and the odometer asks for every fix.
+  private(set) var median: Double?
 
   mutating func append(_ value: Double) {
+    let replaced = count == 5 ? self.value(next) : nil
     switch next {
     case 0: values.0 = value
     case 1: values.1 = value
@@ -453,6 +459,7 @@ struct RecentIntervals: Sendable {
     }
     next = (next + 1) % 5
     count = min(count + 1, 5)
+    if replaced != value { median = middleValue() }
   }
 
   private func value(_ index: Int) -> Double {
@@ -465,8 +472,8 @@ struct RecentIntervals: Sendable {
     }
   }
 
-  /// The middle value (the upper one of an even count), by rank: no sorting, no array.
-  var median: Double? {
+  /// The middle value by rank: no sorting, no array.
+  private func middleValue() -> Double? {
     guard count > 0 else { return nil }
     let rank = count / 2
     for i in 0..<count {
