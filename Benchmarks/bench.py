@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Decode throughput and peak memory of whereami against its peers and the I/O floor.
 
-    swift build -c release
+    swift build -c release --static-swift-stdlib --product whereami --build-path .build/static
     python3 Benchmarks/bench.py                 # 220 MB seeded log in /tmp, 5 runs, median
     python3 Benchmarks/bench.py --flat          # also peak RSS on a 20 MB and a 2 GB log
     python3 Benchmarks/bench.py --instructions  # also instructions per byte (callgrind, 10 MB log)
@@ -160,7 +160,9 @@ def startup(whereami: str, runs: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--whereami", default=str(ROOT / ".build/release/whereami"), help="the binary to measure")
+    parser.add_argument(
+        "--whereami", default=str(ROOT / ".build/static/release/whereami"),
+        help="the binary to measure (default: the release build linked as scripts/package links it)")
     parser.add_argument("--log", help="an NMEA log to decode (default: a seeded one generated in /tmp)")
     parser.add_argument("--size", default="220M", help="size of the generated log (default 220M)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the generated log (default 7)")
@@ -178,7 +180,10 @@ def main() -> None:
 
     whereami = arguments.whereami
     if not os.access(whereami, os.X_OK):
-        sys.exit(f"{whereami} not found: build it first with `swift build -c release`")
+        sys.exit(
+            f"{whereami} not found: build it first with `swift build -c release --static-swift-stdlib"
+            " --product whereami --build-path .build/static` (the Swift runtime linked in, as the"
+            " package ships it), or name another with --whereami")
     gpsdecode = None if arguments.no_gpsdecode else shutil.which("gpsdecode")
     if not arguments.no_gpsdecode and not gpsdecode:
         sys.exit("gpsdecode not found: apt-get install gpsd-clients (or pass --no-gpsdecode)")
