@@ -229,49 +229,4 @@ private func rejection(_ body: String) -> FieldError? {
       #expect(short == expected, "\(String(decoding: bytes, as: UTF8.self))")
     }
   }
-
-  /// The one-pass reading of a coordinate gives the integer part and value that the
-  /// full reading gives, for every form it takes, and takes the usual forms: random
-  /// fields of digits with and without a point, signs and stray bytes.
-  @Test func plainCoordinatesReadAsTheFullReadingDoes() {
-    var generator = SeededRandom(seed: 29)
-    var taken = 0
-    for _ in 0..<50_000 {
-      var text = ""
-      for _ in 0..<Int.random(in: 1...7, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
-      if Bool.random(using: &generator) {
-        text += "."
-        for _ in 0..<Int.random(in: 0...12, using: &generator) {
-          text += String(Int.random(in: 0...9, using: &generator))
-        }
-      }
-      if Int.random(in: 0..<10, using: &generator) == 0 {
-        var bytes = Array(text.utf8)
-        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = Array("-+. x".utf8).randomElement(
-          using: &generator)!
-        text = String(decoding: bytes, as: UTF8.self)
-      }
-      var bytes = Array(text.utf8)
-      let (plain, full) = bytes.withUnsafeMutableBufferPointer { buffer in
-        let field = UnsafeBufferPointer(buffer)
-        return (FieldReader.plainAngle(field), DecimalDigits(field).map { ($0, $0.value(field)) })
-      }
-      guard let plain else { continue }
-      taken += 1
-      guard let (digits, value) = full else {
-        Issue.record("\(text): taken by the one-pass reading only")
-        continue
-      }
-      #expect(!digits.negative && text.first != "+" && (3...5).contains(digits.integerDigits), "\(text)")
-      #expect(plain.integerPart == digits.integerPart, "\(text)")
-      #expect(plain.value == value, "\(text)")
-    }
-    #expect(taken > 15_000)
-    // The usual forms are all taken.
-    for text in ["4807.038", "01131.000", "4807", "12345.123456789", "0000.0"] {
-      var bytes = Array(text.utf8)
-      #expect(
-        bytes.withUnsafeMutableBufferPointer { FieldReader.plainAngle(UnsafeBufferPointer($0)) } != nil, "\(text)")
-    }
-  }
 }

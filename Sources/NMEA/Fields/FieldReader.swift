@@ -293,19 +293,12 @@ struct FieldReader {
     guard !field.isEmpty, hemisphere.count == 1 else {
       throw FieldError(index: index, name: name, problem: .incompletePair)
     }
-    let integerPart: UInt64
-    let number: Double
-    if let plain = Self.plainAngle(field) {
-      (integerPart, number) = plain
-    } else {
-      guard let digits = DecimalDigits(field), !digits.negative, field[0] != UInt8(ascii: "+"),
-        digits.integerDigits >= 3, digits.integerDigits <= 5
-      else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
-      (integerPart, number) = (digits.integerPart, digits.value(field))
-    }
-    let degrees = integerPart / 100
-    let wholeMinutes = integerPart % 100
-    let minutes = number - Double(degrees * 100)
+    guard let digits = DecimalDigits(field), !digits.negative, field[0] != UInt8(ascii: "+"),
+      digits.integerDigits >= 3, digits.integerDigits <= 5
+    else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
+    let degrees = digits.integerPart / 100
+    let wholeMinutes = digits.integerPart % 100
+    let minutes = digits.value(field) - Double(degrees * 100)
     guard wholeMinutes < 60, degrees < maximumDegrees || (degrees == maximumDegrees && minutes == 0)
     else { throw FieldError(index: index, name: name, problem: .outOfRange) }
     let value = Double(degrees) + minutes / 60
@@ -314,40 +307,6 @@ struct FieldReader {
     case negative: return -value
     default: throw FieldError(index: index + 1, name: name + " hemisphere", problem: .outOfRange)
     }
-  }
-
-  /// The common form of a coordinate, `dddmm.mmmm`: 3 to 5 integer digits, then
-  /// optionally a point and decimals, 15 digits at most; its integer part and value, read
-  /// in one pass, exactly as ``DecimalDigits`` reads them. `nil` for anything else (signs,
-  /// long or malformed numbers), which the full reading then takes or refuses.
-  @inline(__always)
-  static func plainAngle(_ field: UnsafeBufferPointer<UInt8>) -> (integerPart: UInt64, value: Double)? {
-    let count = field.count
-    guard count <= 16, let base = field.baseAddress else { return nil }
-    var mantissa: UInt64 = 0
-    var index = 0
-    while index < count {
-      let digit = base[index] &- UInt8(ascii: "0")
-      if digit >= 10 { break }
-      mantissa = mantissa &* 10 &+ UInt64(digit)
-      index &+= 1
-    }
-    guard index >= 3, index <= 5 else { return nil }
-    let integerPart = mantissa
-    guard index < count else { return (integerPart, Double(mantissa)) }
-    guard base[index] == UInt8(ascii: ".") else { return nil }
-    let fractionStart = index &+ 1
-    index = fractionStart
-    while index < count {
-      let digit = base[index] &- UInt8(ascii: "0")
-      guard digit < 10 else { return nil }
-      mantissa = mantissa &* 10 &+ UInt64(digit)
-      index &+= 1
-    }
-    // At most 15 digits, below 2^53, and an exact power of ten: one rounding, as in
-    // DecimalDigits.value.
-    let decimals = count &- fractionStart
-    return (integerPart, decimals == 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[decimals])
   }
 
   /// The decimals of the minutes in a latitude (`index`) and a longitude field, the fewer
