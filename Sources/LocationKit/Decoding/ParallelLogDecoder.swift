@@ -114,8 +114,13 @@ public struct ParallelLogDecoder: Sendable {
           var events = spareEvents.withLock { $0.popLast() } ?? []
           events.removeAll(keepingCapacity: true)
           events.reserveCapacity(min(expectedEvents, ChunkReader.maximumEvents))
-          let result = Result { () throws(SystemError) -> DecodedChunk in
-            try reader.decode(index, into: events, buffer, until: { queue.isCancelled })
+          // Handed over, not shared: an array with a second owner would be copied on its
+          // first append here, and on delivery in order.
+          let result: Result<DecodedChunk, SystemError>
+          do throws(SystemError) {
+            result = .success(try reader.decode(index, into: consume events, buffer, until: { queue.isCancelled }))
+          } catch {
+            result = .failure(error)
           }
           if case .success(let chunk) = result { expectedEvents = chunk.events.count + chunk.events.count / 8 }
           queue.store(result, for: index)
@@ -143,15 +148,17 @@ public struct ParallelLogDecoder: Sendable {
         Self.mergesExactly(decoder.statistics, end.statistics)
       {
         let shift = decoder.line - start.line
-        let delivered = chunk.events.withUnsafeBufferPointer { events in
+        let delivered = chunk.events.withUnsafeMutableBufferPointer { events in
+          guard let first = events.baseAddress else { return true }
           for index in events.indices {
             if isCancelled() { return false }
-            // Fixes, most of the events, have no line to move: handed on as they are, not
-            // copied (a fix is a few hundred bytes).
-            switch events[index] {
-            case .fix, .heading: handle(events[index])
-            default: handle(Self.shifted(events[index], by: shift))
-            }
+            // Taken out rather than copied (a fix is a few hundred bytes, and a copy of
+            // an element of the array cost as much again as the summary of the fix), a
+            // placeholder without references left for the array to destroy.
+            var event = (first + index).move()
+            (first + index).initialize(to: .accepted([], line: 0))
+            if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
+            handle(event)
           }
           return true
         }
@@ -265,7 +272,6 @@ struct ChunkReader: Sendable {
       decoder.statistics = DecoderStatistics()
     }
     chunk.start = decoder
-    var events = events
     var overflowed = false
     var budget = ParallelLogDecoder.eventBytesPerChunk
     try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
@@ -282,7 +288,7 @@ struct ChunkReader: Sendable {
         events.append(event)
       }
     }
-    chunk.events = events
+    chunk.events = consume events
     if overflowed {
       // Left to be decoded in order: no decoder to continue from.
       chunk.start = nil
@@ -345,4 +351,14 @@ struct ChunkReader: Sendable {
     return nil
   }
 
+}
+
+extension DecoderEvent {
+  /// Whether the event carries a line number (a fix or heading reading does not).
+  fileprivate var hasLine: Bool {
+    switch self {
+    case .fix, .heading: false
+    case .sentence, .accepted, .rejected: true
+    }
+  }
 }
