@@ -44,7 +44,7 @@ enum DecodeOptions {
       }
       jobs = value
     }
-    let chunkSize = ProcessInfo.processInfo.environment[chunkSizeVariable].flatMap(Int.init).flatMap {
+    let chunkSize = Environment.value(chunkSizeVariable).flatMap(Int.init).flatMap {
       $0 > 0 ? $0 : nil
     }
     return Parallelism(jobs: jobs, chunkSize: chunkSize)
@@ -74,7 +74,7 @@ enum DecodeOptions {
   /// error says so once and heights stay as the receiver gave them.
   static func geoid(command: String) -> GeoidGrid? {
     let result: Result<GeoidGrid, GeoidGridError>
-    switch ProcessInfo.processInfo.environment[geoidVariable] {
+    switch Environment.value(geoidVariable) {
     case "none": return nil
     case let path? where !path.isEmpty:
       result = Result { () throws(GeoidGridError) -> GeoidGrid in try GeoidGrid(gtxPath: path, name: "EGM96") }

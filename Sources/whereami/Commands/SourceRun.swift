@@ -63,7 +63,7 @@ final class SourceRun: @unchecked Sendable {
     _ arguments: ParsedArguments, defaultSource: String, usesEnvironment: Bool = true
   ) throws(CommandError) -> SourceAddress {
     var fallback = defaultSource
-    if usesEnvironment, let text = ProcessInfo.processInfo.environment[sourceVariable], !text.isEmpty {
+    if usesEnvironment, let text = Environment.value(sourceVariable), !text.isEmpty {
       fallback = text
     }
     do throws(LocationError) {

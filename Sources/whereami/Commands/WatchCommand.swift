@@ -80,17 +80,13 @@ enum WatchCommand {
   /// Whether to draw the full screen: on a terminal that understands cursor movement.
   static func usesFullScreen() -> Bool {
     guard isatty(STDOUT_FILENO) == 1 else { return false }
-    let term = environment("TERM") ?? ""
+    let term = Environment.value("TERM") ?? ""
     return !term.isEmpty && term != "dumb"
   }
 
   /// Colours unless `NO_COLOR` is set and not empty (no-color.org).
   static func colorAllowed() -> Bool {
-    (environment("NO_COLOR") ?? "").isEmpty
-  }
-
-  private static func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
+    (Environment.value("NO_COLOR") ?? "").isEmpty
   }
 
   /// The environment variables with the defaults of `--coords` and `--units`.
@@ -100,14 +96,14 @@ enum WatchCommand {
   /// `--coords` and `--units`, else their environment variables.
   static func displayOptions(_ arguments: ParsedArguments) throws(CommandError) -> WatchModel.Options {
     var options = WatchModel.Options()
-    let environment = ProcessInfo.processInfo.environment
-    if let text = arguments.value("coords") ?? environment[coordinatesVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+    if let text = arguments.value("coords") ?? Environment.value(coordinatesVariable).flatMap({ $0.isEmpty ? nil : $0 })
+    {
       guard let style = CoordinateStyle(rawValue: text) else {
         throw CommandError(message: "watch: --coords '\(text)' is not one of decimal, dm, dms", code: .usage)
       }
       options.coordinates = style
     }
-    if let text = arguments.value("units") ?? environment[unitsVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+    if let text = arguments.value("units") ?? Environment.value(unitsVariable).flatMap({ $0.isEmpty ? nil : $0 }) {
       guard let units = UnitSystem(rawValue: text) else {
         throw CommandError(message: "watch: --units '\(text)' is not one of metric, imperial, nautical", code: .usage)
       }

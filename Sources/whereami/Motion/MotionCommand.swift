@@ -54,8 +54,7 @@ enum MotionCommand {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     var text = arguments.positionals.first
-    if text == nil, let fromEnvironment = ProcessInfo.processInfo.environment[sourceVariable], !fromEnvironment.isEmpty
-    {
+    if text == nil, let fromEnvironment = Environment.value(sourceVariable), !fromEnvironment.isEmpty {
       text = fromEnvironment
     }
     let address: MotionSourceAddress
