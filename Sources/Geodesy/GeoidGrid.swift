@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A geoid model on a regular latitude/longitude grid: the height of the geoid (mean sea
 /// level) above the WGS84 ellipsoid, read from a file in NOAA's GTX format, the one PROJ

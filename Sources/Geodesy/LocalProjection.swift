@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A local equirectangular projection: metres east and north of a centre, with the
 /// ellipsoid's radii of curvature at the centre's latitude as the lengths of a degree.

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The Earth's main magnetic field from a spherical-harmonic model: the World Magnetic
 /// Model 2025 (``wmm2025``), to degree and order 12.

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The round lengths of scale bars: 1, 2 or 5 × 10ⁿ metres, the lengths a map reader
 /// reads at a glance. The SVG export and the terminal's map both take theirs from here.

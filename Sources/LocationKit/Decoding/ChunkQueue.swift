@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Hands chunk numbers to worker threads and their results back, in order, to one
 /// consumer, with at most `window` chunks decoded ahead of the one it is waiting for (so
@@ -7,7 +9,7 @@ final class ChunkQueue<Item>: @unchecked Sendable {
   // @unchecked Sendable: every stored property is read and written only while
   // `condition` is locked; a result is stored by one worker and taken by the consumer,
   // which alone uses it afterwards.
-  private let condition = NSCondition()
+  private let condition = ConditionLock()
   private let count: Int
   private let window: Int
   private var nextToDecode = 0

@@ -1,4 +1,3 @@
-import Foundation
 import NMEA
 
 #if canImport(Glibc)
@@ -75,12 +74,13 @@ public struct ParallelLogDecoder: Sendable {
   /// The processors this process may run on: its affinity mask, as `taskset` sets it,
   /// read from `/proc/self/status` (Glibc's `sched_getaffinity` is not visible to Swift).
   public static var availableCores: Int {
-    let fallback = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
+    let fallback = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    let key = Array("\nCpus_allowed:".utf8)
+    guard let status = SystemIO.contents(ofSmallFile: "/proc/self/status"),
+      let start = status.indices.first(where: { status[$0...].starts(with: key) })
     else { return fallback }
-    let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
-      count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
+    let count = status[(start + key.count)...].prefix { $0 != UInt8(ascii: "\n") }.reduce(0) { count, byte in
+      count + (Character(Unicode.Scalar(byte)).hexDigitValue?.nonzeroBitCount ?? 0)
     }
     return count > 0 ? count : fallback
   }
@@ -104,7 +104,7 @@ public struct ParallelLogDecoder: Sendable {
     let spareEvents = Locked<[[DecoderEvent]]>([])
     for _ in 0..<min(jobs, plan.count) {
       queue.workerStarted()
-      let thread = Thread {
+      SystemThread.start(name: "whereami.decode") {
         // Room for as many events as the last chunk had, and some: growing the array
         // would copy it over and over.
         var expectedEvents = 0
@@ -127,8 +127,6 @@ public struct ParallelLogDecoder: Sendable {
         }
         queue.workerEnded()
       }
-      thread.name = "whereami.decode"
-      thread.start()
     }
     defer { queue.cancelAndWait() }
 

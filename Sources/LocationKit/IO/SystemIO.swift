@@ -9,6 +9,23 @@ public enum SystemIO {
     try retryingInterrupts("open") { Glibc.open(path, flags | O_CLOEXEC) }
   }
 
+  /// The whole of a small file (one of `/proc`'s, which report no size), up to `limit`
+  /// bytes; `nil` when it cannot be opened or read.
+  public static func contents(ofSmallFile path: String, limit: Int = 1 << 16) -> [UInt8]? {
+    guard let descriptor = try? open(path, O_RDONLY) else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: limit)
+    var count = 0
+    while count < limit {
+      let got = bytes[count...].withUnsafeMutableBytes { try? read(descriptor, into: $0) }
+      guard let got else { return nil }
+      if got == 0 { break }
+      count += got
+    }
+    bytes.removeSubrange(count...)
+    return bytes
+  }
+
   /// Reads up to `buffer.count` bytes, retrying an interruption; 0 at the end of the input.
   public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try retryingInterrupts("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }

@@ -1,5 +1,8 @@
-import Foundation
 import Geodesy
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Why a fix was set aside as physically implausible.
 public enum ImplausibleFix: String, Sendable, CaseIterable, CustomStringConvertible {

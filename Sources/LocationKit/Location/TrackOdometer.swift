@@ -1,5 +1,8 @@
-import Foundation
 import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Distance travelled along a track, estimated from all the evidence a receiver gives.
 ///

@@ -1,6 +1,9 @@
 import Dispatch
-import Foundation
 import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Delivers locations from a source to a delegate, in the style of Core Location's
 /// `CLLocationManager`.
@@ -421,6 +424,12 @@ public final class LocationManager: Sendable {
     }
   }
 
+  /// `seconds` to a tenth, for a message: "3", "1.5".
+  static func tenths(_ seconds: Double) -> String {
+    let tenths = (seconds * 10).rounded()
+    return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+  }
+
   private func deliver(_ event: LocationEvent, _ generation: Int) {
     channel.deliver(
       event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
@@ -485,15 +494,13 @@ public final class LocationManager: Sendable {
         return timeout
       }
       if let headingTimeout {
-        let seconds =
-          headingTimeout.rounded() == headingTimeout
-          ? String(Int(headingTimeout)) : String(format: "%.1f", headingTimeout)
+        let seconds = Self.tenths(headingTimeout)
         deliver(
           .failure(LocationError(.headingUnknown, "no heading from \(source.name) for \(seconds) s")), generation)
       }
       if let report {
         let timeout = report.timeout
-        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(format: "%.1f", timeout)
+        let seconds = Self.tenths(timeout)
         let message =
           report.garbage
           ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "

@@ -1,5 +1,4 @@
 import CGPS
-import Foundation
 import Geodesy
 import NMEA
 

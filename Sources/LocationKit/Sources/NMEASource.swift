@@ -1,4 +1,3 @@
-import Foundation
 import NMEA
 
 #if canImport(Glibc)

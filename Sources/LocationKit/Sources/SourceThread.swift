@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The reading thread every source runs on, with the stop protocol of
 /// ``LocationSource/stop()``: stopping wakes the thread through a ``StopSignal``, waits
@@ -8,7 +12,7 @@ package final class SourceThread: @unchecked Sendable {
   // @unchecked Sendable: all its state is in `state`, under a lock.
   private struct State {
     var running = false
-    var thread: Thread?
+    var thread: pthread_t?
     var signal: StopSignal?
     var finished: DispatchSemaphore?
   }
@@ -26,16 +30,12 @@ package final class SourceThread: @unchecked Sendable {
       let done = DispatchSemaphore(value: 0)
       state.signal = signal
       state.finished = done
-      let kernelName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
-      let thread = Thread {
-        nameKernelThread(kernelName)
+      // Started under the lock, so that the thread's own `stop()` finds it recorded.
+      state.thread = SystemThread.start(name: name) {
         body(signal)
         signal.close()
         done.signal()
       }
-      thread.name = name
-      state.thread = thread
-      thread.start()
     }
   }
 
@@ -49,7 +49,7 @@ package final class SourceThread: @unchecked Sendable {
         state.signal = nil
         state.finished = nil
       }
-      return (state.signal, state.finished, Thread.current === state.thread)
+      return (state.signal, state.finished, state.thread.map(SystemThread.isCurrent) ?? false)
     }
     guard let (signal, done, onReaderThread) = stopping else { return }
     signal?.fire()
@@ -64,15 +64,4 @@ package final class SourceThread: @unchecked Sendable {
     guard isRunning else { return }
     sink(event)
   }
-}
-
-/// Gives the calling thread `name` (at most 15 bytes) in the kernel's eyes. Foundation
-/// keeps a `Thread`'s name to itself on Linux, and the kernel's copy is what `top -H`,
-/// gdb and /proc show. (pthread_setname_np is not imported without _GNU_SOURCE, and
-/// prctl is variadic.)
-private func nameKernelThread(_ name: String) {
-  let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { return }
-  _ = name.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
-  close(descriptor)
 }

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Turns a stream of sensor readings into ``DeviceMotion``: the attitude, and gravity
 /// apart from the user's acceleration.

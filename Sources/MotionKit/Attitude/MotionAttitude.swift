@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// How the device is turned, relative to a reference frame, as Core Motion's `CMAttitude`.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A rotation as a unit quaternion, x, y, z the vector part and w the scalar part (the
 /// order the kernel's `in_rot_quaternion_raw` and Core Motion's `CMQuaternion` use).

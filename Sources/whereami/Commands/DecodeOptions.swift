@@ -1,7 +1,10 @@
-import Foundation
 import Geodesy
 import LocationKit
 import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Options shared by every command that decodes NMEA.
 enum DecodeOptions {

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import LocationKit
 
 #if canImport(Glibc)
@@ -38,9 +37,7 @@ enum Interrupts {
     current.withLock { $0.holding = holding }
     var set = signalSet()
     pthread_sigmask(SIG_BLOCK, &set, nil)
-    let thread = Thread { waitForSignals() }
-    thread.name = "whereami.interrupts"
-    thread.start()
+    SystemThread.start(name: "whereami.interrupts") { waitForSignals() }
   }
 
   /// From now on, each of the signals calls `body` on `queue` with its number.

@@ -1,7 +1,10 @@
 import Dispatch
-import Foundation
 import LocationKit
 import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What every command that follows a SOURCE shares (print, replay, trips, watch,
 /// export): the SOURCE parsed once, a location manager for it with the command line's

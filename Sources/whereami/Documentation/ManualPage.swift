@@ -100,7 +100,7 @@ enum ManualPage {
 
   /// `text` with roff's escape character and hyphens written as roff wants them.
   static func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
   }
 }
 

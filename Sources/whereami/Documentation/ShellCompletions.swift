@@ -46,8 +46,8 @@ enum ShellCompletions {
 
   /// `text` inside single quotes for zsh's `_arguments` and `_describe`.
   private static func zshQuoted(_ text: String) -> String {
-    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
-      .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+    text.replacing("'", with: "'\\''").replacing("[", with: "\\[")
+      .replacing("]", with: "\\]").replacing(":", with: "\\:")
   }
 
   private static func zsh(_ commands: [CommandSpec]) -> String {
@@ -87,7 +87,7 @@ enum ShellCompletions {
   }
 
   private static func fishQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
   }
 
   private static func fish(_ commands: [CommandSpec]) -> String {

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import LocationKit
 import MotionKit
 
@@ -121,7 +120,9 @@ enum MotionCommand {
     }
     var position: (latitude: Double, longitude: Double)?
     if let value = arguments.value("position") {
-      let parts = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      let parts = value.split(separator: ",").map { part in
+        Double(String(part.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+      }
       guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90,
         abs(longitude) <= 180
       else {
