@@ -21,13 +21,14 @@ import NMEA
 /// A log whose history reaches back further than the warm-up at every cut runs on one
 /// core, with the others' work wasted: a log with no date of its own (dated by `--date` or
 /// a comment) once it has passed midnight, or one with more than 256 kinds of unknown
-/// sentence. So do chunks whose events would take more than ``eventBytesPerChunk``, and
+/// sentence. So do chunks whose events would take more than three times their own bytes
+/// (``eventBytesPerChunkByte``), and
 /// runs of bytes without a line end: memory stays bounded, whatever the file holds.
 public struct ParallelLogDecoder: Sendable {
   /// Threads decoding at once.
   public var jobs: Int
-  /// Bytes per chunk.
-  public var chunkSize = 1 << 20
+  /// Bytes per chunk; `nil` chooses by the file's size (``chunkSize(forFileOf:jobs:)``).
+  public var chunkSize: Int?
   /// Bytes read before each chunk to learn the log's state.
   public var warmUp = 32 << 10
   /// The decoders' options.
@@ -37,11 +38,21 @@ public struct ParallelLogDecoder: Sendable {
   /// ``decode(_:size:isCancelled:progress:_:)``.
   public private(set) var chunksDecodedInOrder = 0
 
-  /// The most memory a chunk's events may take: a chunk with more (a megabyte of lines
-  /// that are each rejected, or `print --nmea`'s copy of every sentence), or with no line
-  /// start for four chunks' length, is decoded in order instead, so that memory stays
-  /// bounded whatever the file holds.
-  public static let eventBytesPerChunk = 3 << 20
+  /// The most memory a chunk's events may take, per byte of the chunk (and at least
+  /// 3 MB): a chunk with more (lines that are each rejected, or `print --nmea`'s copy of
+  /// every sentence), or with no line start for four chunks' length, is decoded in order
+  /// instead, so that memory stays bounded whatever the file holds. A fix takes about a
+  /// third of a byte per byte of a multi-GNSS log, and a byte per byte of a log of bare
+  /// GGA and RMC at 20 Hz.
+  public static let eventBytesPerChunkByte = 3
+
+  /// The chunk size for a file of `size` bytes decoded by `jobs` threads: at least eight
+  /// chunks a thread, so that the threads end at about the same time, between 1 MB and
+  /// 4 MB. Each chunk costs a warm-up of ``warmUp`` bytes decoded twice: 3 % of the work
+  /// at 1 MB, under 1 % at 4 MB.
+  public static func chunkSize(forFileOf size: Int, jobs: Int) -> Int {
+    min(4 << 20, max(1 << 20, size / (8 * max(1, jobs))))
+  }
 
   /// Files smaller than this are decoded by one decoder: threads would cost more than
   /// they gain.
@@ -58,7 +69,7 @@ public struct ParallelLogDecoder: Sendable {
     self.jobs = max(1, jobs)
     if let chunkSize {
       self.chunkSize = max(1, chunkSize)
-      warmUp = min(warmUp, 4 * self.chunkSize)
+      warmUp = min(warmUp, 4 * max(1, chunkSize))
       smallestSplit = 1
     }
   }
@@ -96,7 +107,8 @@ public struct ParallelLogDecoder: Sendable {
     _ descriptor: Int32, size: Int, isCancelled: () -> Bool = { false },
     progress: (DecoderStatistics) -> Void = { _ in }, _ handle: (DecoderEvent) -> Void
   ) throws(SystemError) -> DecoderStatistics? {
-    let plan = ChunkPlan(size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp))
+    let plan = ChunkPlan(
+      size: size, chunkSize: max(1, chunkSize ?? Self.chunkSize(forFileOf: size, jobs: jobs)), warmUp: max(0, warmUp))
     let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
@@ -113,7 +125,7 @@ public struct ParallelLogDecoder: Sendable {
         while let index = queue.nextChunk() {
           var events = spareEvents.withLock { $0.popLast() } ?? []
           events.removeAll(keepingCapacity: true)
-          events.reserveCapacity(min(expectedEvents, ChunkReader.maximumEvents))
+          events.reserveCapacity(min(expectedEvents, plan.maximumEvents))
           // Handed over, not shared: an array with a second owner would be copied on its
           // first append here, and on delivery in order.
           let result: Result<DecodedChunk, SystemError>
@@ -225,6 +237,13 @@ struct ChunkPlan: Sendable {
 
   var count: Int { max(1, (size + chunkSize - 1) / chunkSize) }
 
+  /// The most memory a chunk's events may take (see
+  /// ``ParallelLogDecoder/eventBytesPerChunkByte``).
+  var eventBudget: Int { max(3 << 20, ParallelLogDecoder.eventBytesPerChunkByte * chunkSize) }
+
+  /// The most events a chunk can keep within ``eventBudget``.
+  var maximumEvents: Int { eventBudget / MemoryLayout<DecoderEvent>.stride }
+
   func nominalStart(_ index: Int) -> Int { min(size, index * chunkSize) }
 }
 
@@ -271,7 +290,7 @@ struct ChunkReader: Sendable {
     }
     chunk.start = decoder
     var overflowed = false
-    var budget = ParallelLogDecoder.eventBytesPerChunk
+    var budget = plan.eventBudget
     try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
       decoder.decode(bytes) { event in
         budget -= Self.memory(of: event)
@@ -281,7 +300,7 @@ struct ChunkReader: Sendable {
         }
         // Grown by hand, so that no array ends up with twice the room it may use.
         if events.count == events.capacity {
-          events.reserveCapacity(min(Self.maximumEvents, max(64, 2 * events.capacity)))
+          events.reserveCapacity(min(plan.maximumEvents, max(64, 2 * events.capacity)))
         }
         events.append(event)
       }
@@ -296,8 +315,6 @@ struct ChunkReader: Sendable {
     return chunk
   }
 
-  /// The most events a chunk can keep within ``ParallelLogDecoder/eventBytesPerChunk``.
-  static let maximumEvents = ParallelLogDecoder.eventBytesPerChunk / MemoryLayout<DecoderEvent>.stride
 
   /// About the memory `event` takes once stored: its place in the array, and what it
   /// holds on the heap (a rejection's text for `-v`, a sentence's bytes for `--nmea`).

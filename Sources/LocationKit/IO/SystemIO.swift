@@ -11,19 +11,21 @@ public enum SystemIO {
 
   /// The whole of a small file (one of `/proc`'s, which report no size), up to `limit`
   /// bytes; `nil` when it cannot be opened or read.
-  public static func contents(ofSmallFile path: String, limit: Int = 1 << 16) -> [UInt8]? {
+  public static func contents(ofSmallFile path: String, limit: Int = 16 << 10) -> [UInt8]? {
     guard let descriptor = try? open(path, O_RDONLY) else { return nil }
     defer { close(descriptor) }
-    var bytes = [UInt8](repeating: 0, count: limit)
-    var count = 0
-    while count < limit {
-      let got = bytes[count...].withUnsafeMutableBytes { try? read(descriptor, into: $0) }
-      guard let got else { return nil }
-      if got == 0 { break }
-      count += got
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+      while count < limit {
+        guard let got = try? read(descriptor, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))) else {
+          failed = true
+          return
+        }
+        if got == 0 { return }
+        count += got
+      }
     }
-    bytes.removeSubrange(count...)
-    return bytes
+    return failed ? nil : bytes
   }
 
   /// Reads up to `buffer.count` bytes, retrying an interruption; 0 at the end of the input.
