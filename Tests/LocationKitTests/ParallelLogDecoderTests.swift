@@ -143,6 +143,29 @@ import Testing
     #expect(transcript == expected)
   }
 
+  @Test func chunksGrowWithTheFileUpToFourMegabytes() {
+    #expect(ParallelLogDecoder.chunkSize(forFileOf: 12 << 20, jobs: 2) == 1 << 20)
+    #expect(ParallelLogDecoder.chunkSize(forFileOf: 40 << 20, jobs: 2) == (40 << 20) / 16)
+    #expect(ParallelLogDecoder.chunkSize(forFileOf: 2 << 30, jobs: 2) == 4 << 20)
+    #expect(ParallelLogDecoder.chunkSize(forFileOf: 2 << 30, jobs: 1024) == 1 << 20)
+  }
+
+  @Test func largeChunksOfADenseLogAreStillDecodedInParallel() throws {
+    // 4 MB chunks of 10 Hz cycles hold more fixes than 3 MB of events: the budget grows
+    // with the chunk, so none is sent to decoding in order.
+    let cycles = 22_000
+    let log = try GeneratedLog(cycles: cycles, start: 3600, dated: true, lossEvery: 0)
+    let size = Int(try FileManager.default.attributesOfItem(atPath: log.path)[.size] as! UInt64)
+    let chunkSize = 4 << 20
+    #expect(cycles * chunkSize / size * MemoryLayout<DecoderEvent>.stride > 3 << 20)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    let (transcript, inOrder, chunks) = try Self.parallel(
+      log.path, NMEADecoder.Options(), jobs: 2, chunkSize: chunkSize)
+    #expect(chunks >= 2)
+    #expect(inOrder == 0)
+    #expect(transcript == expected)
+  }
+
   @Test func aFileThatGrowsWhileDecodedIsReadToItsEnd() throws {
     let log = try GeneratedLog(cycles: 400, start: 3600, dated: true, lossEvery: 0)
     let expected = try Self.serial(log.path, NMEADecoder.Options())
@@ -173,6 +196,11 @@ import Testing
   @Test func availableCoresFollowsTheAffinityMask() throws {
     #expect(ParallelLogDecoder.availableCores >= 1)
     #expect(ParallelLogDecoder.availableCores <= ProcessInfo.processInfo.processorCount)
+    // Read here as text, there as bytes.
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let mask = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed:") })
+    let allowed = mask.dropFirst("Cpus_allowed:".count).reduce(0) { $0 + ($1.hexDigitValue?.nonzeroBitCount ?? 0) }
+    #expect(ParallelLogDecoder.availableCores == allowed)
     let child = try ChildProcess(
       "/usr/bin/taskset", ["-c", "0", "/usr/bin/grep", "Cpus_allowed:", "/proc/self/status"])
     #expect(child.wait(timeout: 10) == 0)
