@@ -143,13 +143,6 @@ import Testing
     #expect(transcript == expected)
   }
 
-  @Test func chunksGrowWithTheFileUpToFourMegabytes() {
-    #expect(ParallelLogDecoder.chunkSize(forFileOf: 12 << 20, jobs: 2) == 1 << 20)
-    #expect(ParallelLogDecoder.chunkSize(forFileOf: 40 << 20, jobs: 2) == (40 << 20) / 16)
-    #expect(ParallelLogDecoder.chunkSize(forFileOf: 2 << 30, jobs: 2) == 4 << 20)
-    #expect(ParallelLogDecoder.chunkSize(forFileOf: 2 << 30, jobs: 1024) == 1 << 20)
-  }
-
   @Test func largeChunksOfADenseLogAreStillDecodedInParallel() throws {
     // 4 MB chunks of 10 Hz cycles hold more fixes than 3 MB of events: the budget grows
     // with the chunk, so none is sent to decoding in order.

@@ -17,7 +17,10 @@ public enum SystemIO {
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
       while count < limit {
-        guard let got = try? read(descriptor, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))) else {
+        guard
+          let got = try? read(
+            descriptor, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+        else {
           failed = true
           return
         }

@@ -129,8 +129,8 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     var firstAttempt = true
     var stopped = false
 
-    let handle: (DecoderEvent) -> Void = { [self] event in
-      switch event {
+    let handle: (consuming DecoderEvent) -> Void = { [self] event in
+      switch consume event {
       case .fix(let fix):
         guard !stopped else { return }
         if !pacer.wait(for: fix, stop) {

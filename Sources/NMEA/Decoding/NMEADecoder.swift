@@ -94,7 +94,7 @@ public struct NMEADecoder {
   }
 
   /// Feeds bytes; `handle` receives the events they complete, in order.
-  public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ handle: (DecoderEvent) -> Void) {
+  public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ handle: (consuming DecoderEvent) -> Void) {
     statistics.bytes += bytes.count
     var framer = takeFramer()
     framer.consume(bytes) { event in self.handle(event, handle) }
@@ -102,7 +102,7 @@ public struct NMEADecoder {
   }
 
   /// Feeds bytes; `handle` receives the events they complete, in order.
-  public mutating func decode(_ bytes: some Sequence<UInt8>, _ handle: (DecoderEvent) -> Void) {
+  public mutating func decode(_ bytes: some Sequence<UInt8>, _ handle: (consuming DecoderEvent) -> Void) {
     var framer = takeFramer()
     var count = 0
     framer.consume(
@@ -115,7 +115,7 @@ public struct NMEADecoder {
   }
 
   /// Ends the input: completes an open sentence and the last cycle.
-  public mutating func finish(_ handle: (DecoderEvent) -> Void) {
+  public mutating func finish(_ handle: (consuming DecoderEvent) -> Void) {
     var framer = takeFramer()
     framer.finish { event in self.handle(event, handle) }
     self.framer = framer
@@ -125,7 +125,7 @@ public struct NMEADecoder {
 
   /// Completes the current cycle now (a live source that went quiet): its fix is delivered
   /// without waiting for the next cycle to begin.
-  public mutating func completeCycle(_ handle: (DecoderEvent) -> Void) {
+  public mutating func completeCycle(_ handle: (consuming DecoderEvent) -> Void) {
     if let fix = assembler.finish() { deliver(fix, handle) }
   }
 
@@ -135,7 +135,7 @@ public struct NMEADecoder {
   ///
   /// For live sources, when there is nothing more to read for now.
   @discardableResult
-  public mutating func completeCycleIfEnded(_ handle: (DecoderEvent) -> Void) -> Bool {
+  public mutating func completeCycleIfEnded(_ handle: (consuming DecoderEvent) -> Void) -> Bool {
     guard !framer.isInsideSentence, let fix = assembler.completeCycleIfEnded() else { return false }
     deliver(fix, handle)
     return true
@@ -167,7 +167,7 @@ public struct NMEADecoder {
     framer.shiftLines(by: offset)
   }
 
-  private mutating func handle(_ event: FramingEvent, _ handle: (DecoderEvent) -> Void) {
+  private mutating func handle(_ event: FramingEvent, _ handle: (consuming DecoderEvent) -> Void) {
     switch event {
     case .sentence(let framed):
       do throws(FieldError) {
@@ -213,13 +213,14 @@ public struct NMEADecoder {
 
   /// Decodes a framed sentence and adds it to the cycle; throws (having changed nothing)
   /// when a field is malformed.
-  private mutating func decode(_ framed: FramedSentence, _ handle: (DecoderEvent) -> Void) throws(FieldError) {
+  private mutating func decode(_ framed: FramedSentence, _ handle: (consuming DecoderEvent) -> Void) throws(FieldError)
+  {
     try FieldReader.read(framed) { (fields) throws(FieldError) in try decode(framed, fields, handle) }
   }
 
   @inline(__always)
   private mutating func decode(
-    _ framed: FramedSentence, _ fields: FieldReader, _ handle: (DecoderEvent) -> Void
+    _ framed: FramedSentence, _ fields: FieldReader, _ handle: (consuming DecoderEvent) -> Void
   ) throws(FieldError) {
     guard let (kind, talker) = Sentence.classify(framed, fields) else {
       let address = SentenceAddress(fields.address)
@@ -285,10 +286,11 @@ public struct NMEADecoder {
     }
   }
 
-  private mutating func deliver(_ fix: Fix, _ handle: (DecoderEvent) -> Void) {
+  private mutating func deliver(_ fix: consuming Fix, _ handle: (consuming DecoderEvent) -> Void) {
     statistics.cycles += 1
     if fix.hasPosition { statistics.fixesWithPosition += 1 }
-    handle(.fix(fix))
+    // Handed over, not copied: a fix is a few hundred bytes.
+    handle(.fix(consume fix))
   }
 
   /// Reads `Date: YYYY-M-D` (gpsd's log header) from a comment's text.

@@ -32,7 +32,8 @@ enum SummaryCommand {
       let input = try InputFile(path: path)
       var summary = TrackSummary()
       summary.statistics = try input.decode(options, parallelism) { event in
-        if case .fix(let fix) = event { summary.add(fix) }
+        // Taken out of the event, not copied.
+        if case .fix(let fix) = consume event { summary.add(fix) }
       }
       output.write(json ? summary.json(name: input.name) : summary.text(name: input.name))
       total.merge(summary)

@@ -53,7 +53,7 @@ struct InputFile: ~Copyable {
   /// Decodes the whole input: a regular file on several threads when `parallelism` says
   /// so, anything else as it is read. `handle` gets the events in order either way.
   func decode(
-    _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism, _ handle: (DecoderEvent) -> Void
+    _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism, _ handle: (consuming DecoderEvent) -> Void
   ) throws(CommandError) -> DecoderStatistics {
     var parallel = parallelism.decoder(options)
     if let size = parallel.splittableSize(of: descriptor) {
