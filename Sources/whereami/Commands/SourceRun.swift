@@ -128,6 +128,10 @@ final class SourceRun: @unchecked Sendable {
     manager.distanceFilter = try Self.metres(arguments, "distance-filter", command: command) ?? LocationDistance.none
     // A slowed replay is silent for longer than a receiver: scale the watchdog with it.
     if let replaySpeed, replaySpeed < 1 { manager.watchdogTimeout = manager.watchdogTimeout / replaySpeed }
+    // A log read as fast as it decodes cannot fall silent: a pause there is the decoder at
+    // work (a chunk decoded on other threads before its first fix is handed on, on a slow
+    // or instrumented build), not a receiver gone quiet.
+    if replaySpeed == nil, !address.isLive { manager.watchdogTimeout = .infinity }
   }
 
   /// Starts updates and waits until ``finish()``. With `onSignal`, Ctrl-C, SIGTERM, SIGQUIT
