@@ -44,9 +44,9 @@ public struct ParallelLogDecoder: Sendable {
   /// The most memory a chunk's events may take, per byte of the chunk (and at least
   /// 3 MB): a chunk with more (lines that are each rejected, or `print --nmea`'s copy of
   /// every sentence), or with no line start for four chunks' length, is decoded in order
-  /// instead, so that memory stays bounded whatever the file holds. A fix takes about a
-  /// third of a byte per byte of a multi-GNSS log, and a byte per byte of a log of bare
-  /// GGA and RMC at 20 Hz.
+  /// instead, so that memory stays bounded whatever the file holds. A fix's event (288
+  /// bytes) takes about a third of a byte per byte of a multi-GNSS log, and two bytes per
+  /// byte of a log of bare GGA and RMC (some 145 bytes a cycle).
   public static let eventBytesPerChunkByte = 3
 
   /// Files smaller than this are decoded by one decoder: threads would cost more than

@@ -25,9 +25,6 @@ public enum SystemThread {
     return thread
   }
 
-  /// The calling thread, to compare with ``isCurrent(_:)``.
-  public static var current: pthread_t { pthread_self() }
-
   /// Whether `thread` is the calling thread.
   public static func isCurrent(_ thread: pthread_t) -> Bool { pthread_equal(thread, pthread_self()) != 0 }
 

@@ -120,9 +120,7 @@ enum MotionCommand {
     }
     var position: (latitude: Double, longitude: Double)?
     if let value = arguments.value("position") {
-      let parts = value.split(separator: ",").map { part in
-        Double(String(part.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
-      }
+      let parts = value.split(separator: ",").map { Double($0.trimmedBlanks) }
       guard parts.count == 2, let latitude = parts[0], let longitude = parts[1], abs(latitude) <= 90,
         abs(longitude) <= 180
       else {
