@@ -108,33 +108,39 @@ public struct ParallelLogDecoder: Sendable {
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
     // fills it again, where a new one would cost a megabyte of fresh pages per chunk.
     let spareEvents = Locked<[[DecoderEvent]]>([])
+    var workers: [pthread_t] = []
     for _ in 0..<min(jobs, plan.count) {
       queue.workerStarted()
-      SystemThread.start(name: "whereami.decode") {
-        // Room for as many events as the last chunk had, and some: growing the array
-        // would copy it over and over.
-        var expectedEvents = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while let index = queue.nextChunk() {
-          var events = spareEvents.withLock { $0.popLast() } ?? []
-          events.removeAll(keepingCapacity: true)
-          events.reserveCapacity(min(expectedEvents, plan.maximumEvents))
-          // Handed over, not shared: an array with a second owner would be copied on its
-          // first append here, and on delivery in order.
-          let result: Result<DecodedChunk, SystemError>
-          do throws(SystemError) {
-            result = .success(try reader.decode(index, into: consume events, buffer, until: { queue.isCancelled }))
-          } catch {
-            result = .failure(error)
+      workers.append(
+        SystemThread.startJoinable(name: "whereami.decode") {
+          // Room for as many events as the last chunk had, and some: growing the array
+          // would copy it over and over.
+          var expectedEvents = 0
+          let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
+          defer { buffer.deallocate() }
+          while let index = queue.nextChunk() {
+            var events = spareEvents.withLock { $0.popLast() } ?? []
+            events.removeAll(keepingCapacity: true)
+            events.reserveCapacity(min(expectedEvents, plan.maximumEvents))
+            // Handed over, not shared: an array with a second owner would be copied on its
+            // first append here, and on delivery in order.
+            let result: Result<DecodedChunk, SystemError>
+            do throws(SystemError) {
+              result = .success(try reader.decode(index, into: consume events, buffer, until: { queue.isCancelled }))
+            } catch {
+              result = .failure(error)
+            }
+            if case .success(let chunk) = result { expectedEvents = chunk.events.count + chunk.events.count / 8 }
+            queue.store(result, for: index)
           }
-          if case .success(let chunk) = result { expectedEvents = chunk.events.count + chunk.events.count / 8 }
-          queue.store(result, for: index)
-        }
-        queue.workerEnded()
-      }
+          queue.workerEnded()
+        })
     }
-    defer { queue.cancelAndWait() }
+    defer {
+      queue.cancelAndWait()
+      // Gone, not just done: nothing their closures held outlives the decode.
+      workers.forEach(SystemThread.join)
+    }
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
     defer { buffer.deallocate() }

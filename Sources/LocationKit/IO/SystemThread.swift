@@ -13,6 +13,15 @@ public enum SystemThread {
   /// without one.
   @discardableResult
   public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+    let thread = startJoinable(name: name, body)
+    pthread_detach(thread)
+    return thread
+  }
+
+  /// Starts `body` on a new thread named `name` that must be given to ``join(_:)`` (or
+  /// ``detach(_:)``) once: joining is the only way to know that a thread has not just
+  /// finished its work but is gone, with everything its closure held released.
+  public static func startJoinable(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
     let kernelName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
     let context = Unmanaged.passRetained(Start(name: kernelName, body: body)).toOpaque()
     var thread = pthread_t()
@@ -21,8 +30,18 @@ public enum SystemThread {
       Unmanaged<Start>.fromOpaque(context).release()
       fatalError("cannot start thread \(name): \(SystemError(call: "pthread_create", errno: result).reason)")
     }
-    pthread_detach(thread)
     return thread
+  }
+
+  /// Waits until `thread`, started by ``startJoinable(name:_:)``, has ended. Not from the
+  /// thread itself.
+  public static func join(_ thread: pthread_t) {
+    pthread_join(thread, nil)
+  }
+
+  /// Lets `thread`, started by ``startJoinable(name:_:)``, end without being joined.
+  public static func detach(_ thread: pthread_t) {
+    pthread_detach(thread)
   }
 
   /// Whether `thread` is the calling thread.

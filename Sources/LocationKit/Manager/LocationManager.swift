@@ -219,15 +219,16 @@ public final class LocationManager: Sendable {
   /// Stops location and heading updates and releases the source. No callback comes after
   /// this returns.
   public func stopUpdating() {
-    let wasRunning = state.withLock { state in
+    state.withLock { state in
       state.wantsLocation = false
       state.wantsHeading = false
-      let wasRunning = state.running
       Self.markStopped(&state)
       state.generation += 1
-      return wasRunning
     }
-    if wasRunning { source.stop() }
+    // Also when updates had already ended by themselves (a final error, a requested
+    // location): the source stopped itself from its own thread then, and this waits for
+    // that thread to be gone, as the doc promises.
+    source.stop()
     channel.finishStreams()
     // Wait for a callback in progress elsewhere; queued ones see the new generation.
     channel.drain()

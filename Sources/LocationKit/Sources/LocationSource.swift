@@ -26,7 +26,9 @@ public protocol LocationSource: AnyObject, Sendable {
   func start(_ sink: @escaping @Sendable (SourceEvent) -> Void)
   /// Stops reading and releases the file, device or socket. When it returns the reading
   /// thread has ended and `sink` is not called again. It may be called from within the
-  /// sink; then the thread ends as soon as the sink returns.
+  /// sink; then the thread ends as soon as the sink returns, and the next call from
+  /// elsewhere (the manager makes one whenever updates are stopped) waits for that end.
+  /// Calling it again, or on a source that is not running, does no harm.
   func stop()
   /// Bytes received so far, for telling silence from input that yields nothing (`/dev/zero`,
   /// a receiver at the wrong baud rate); 0 for sources that do not count them.

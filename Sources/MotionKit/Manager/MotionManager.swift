@@ -184,20 +184,21 @@ public final class MotionManager: Sendable {
   /// callback under way: a consumer of ``updates`` may call it from its loop while the
   /// queue waits for that very loop.)
   public func stop(_ updates: Set<MotionUpdate>) {
-    let change: (restart: Int?, all: Bool, wasRunning: Bool) = state.withLock { state in
+    let change: (restart: Int?, all: Bool) = state.withLock { state in
       state.active.subtract(updates)
       if state.active.isEmpty {
-        let wasRunning = state.running
         markStopped(&state)
         // Queued callbacks see the new generation and are dropped.
         state.generation += 1
-        return (nil, true, wasRunning)
+        return (nil, true)
       }
-      return (reconfigure(&state), false, state.running)
+      return (reconfigure(&state), false)
     }
     if let restart = change.restart { restartSource(restart) }
     guard change.all else { return }
-    if change.wasRunning { source.stop() }
+    // Also after a final error, when the source stopped itself on its own thread: this
+    // waits for that thread to be gone.
+    source.stop()
     channel.finishStreams()
     channel.drain()
   }

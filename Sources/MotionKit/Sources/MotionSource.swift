@@ -53,7 +53,9 @@ public protocol MotionSource: AnyObject, Sendable {
   /// source lacks is reported as ``MotionError/Code/sensorUnavailable``.
   func start(sensors: Set<SensorKind>, interval: Double, _ sink: @escaping @Sendable (MotionSourceEvent) -> Void)
   /// Stops reading and releases files and sockets. When it returns the reading thread
-  /// has ended and `sink` is not called again; it may be called from within the sink.
+  /// has ended and `sink` is not called again; it may be called from within the sink,
+  /// and then the next call from elsewhere waits for the thread's end. Calling it again,
+  /// or on a source that is not running, does no harm.
   func stop()
   /// Whether the source gives everything it has whatever it is asked for (a log, gpsd),
   /// so that the manager need not restart it (and a log start over) when another kind
