@@ -343,14 +343,10 @@ import Testing
   }
 
   @Test func tcpSourceWithoutAListenerRetries() throws {
-    let listener = try LoopbackListener()
-    let port = listener.port
-    // Nothing listens on a port we bound and closed... use one we hold but never accept:
-    // a closed socket gives ECONNREFUSED.
-    _ = listener
+    // A port that was bound and is closed again: connecting gives ECONNREFUSED.
     let refused = try LoopbackListener()
     let refusedPort = refused.port
-    close(refused.socket)
+    refused.stopListening()
     let manager = LocationManager(source: NMEASource(.tcp(host: "127.0.0.1", port: refusedPort)))
     let recorder = Recorder()
     manager.delegate = recorder
@@ -361,17 +357,18 @@ import Testing
     #expect(errors.allSatisfy { $0.code == .cannotConnect })
     #expect(errors.first?.message.contains("127.0.0.1:\(refusedPort)") == true)
     #expect(errors.first?.message.contains("refused") == true)
-    _ = port
   }
 
   @Test func replayIsPacedByTheLogsOwnTime() throws {
-    // Eleven cycles one second apart: 10 s of log; at speed 10 about 1 s.
+    // Eleven cycles one second apart: 10 s of log; at speed 10 about 1 s. Each fix is due
+    // at a time set from the first, so a late wake-up on a loaded machine delays that fix
+    // alone: the whole replay is at most a scheduling delay over 1 s, never 1 s per fix.
     let (manager, recorder) = try manager((0...10).map { cycle($0) }.joined(), speed: 10)
     let started = Date()
     manager.startUpdatingLocation()
-    #expect(recorder.waitForError(.sourceEnded, timeout: 10))
+    #expect(recorder.waitForError(.sourceEnded, timeout: 60))
     let elapsed = Date().timeIntervalSince(started)
-    #expect(elapsed > 0.9 && elapsed < 1.6, "took \(elapsed) s")
+    #expect(elapsed > 0.9 && elapsed < 2.5, "took \(elapsed) s")
     #expect(recorder.locations.count == 11)
   }
 

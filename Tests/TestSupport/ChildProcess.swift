@@ -54,7 +54,10 @@ public final class ChildProcess: @unchecked Sendable {
     var pipes: [(read: Int32, write: Int32)] = []
     for target in [Int32(1), 2] {
       var fds: [Int32] = [0, 0]
-      guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+      // Close-on-exec (dup2 onto the child's 1 and 2 clears it there): a child that
+      // another test spawns meanwhile must not inherit this child's pipe, or the readers
+      // here would see its end only when that other child exits too.
+      guard closeOnExecPipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
       pipes.append((fds[0], fds[1]))
       posix_spawn_file_actions_adddup2(&actions, fds[1], target)
       posix_spawn_file_actions_addclose(&actions, fds[0])
@@ -139,6 +142,7 @@ public final class ChildProcess: @unchecked Sendable {
   }
 
   /// Waits until standard output holds `count` lines (or `timeout` passes).
+  @discardableResult
   public func waitForOutputLines(_ count: Int, timeout: TimeInterval = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
@@ -205,6 +209,16 @@ public final class ChildProcess: @unchecked Sendable {
     defer { lock.unlock() }
     return String(decoding: collected[2] ?? [], as: UTF8.self)
   }
+}
+
+/// pipe2(2) with O_CLOEXEC: both ends close-on-exec from the start, where pipe(2) and a
+/// later fcntl(2) leave a moment in which another thread's posix_spawn passes them on.
+/// (Glibc's module imports pipe2 only with _GNU_SOURCE: it is looked up instead.)
+private func closeOnExecPipe(_ fds: inout [Int32]) -> Int32 {
+  typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+  guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return -1 }
+  let pipe2 = unsafeBitCast(symbol, to: Pipe2.self)
+  return fds.withUnsafeMutableBufferPointer { pipe2($0.baseAddress!, O_CLOEXEC) }
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (for servers started by tests).

@@ -45,3 +45,31 @@ public final class DatagramSender {
     guard sent == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
   }
 }
+
+/// Whether some process on this machine has a UDP socket bound to `port` (any address,
+/// IPv4 or IPv6), from the kernel's tables: a test waits for this before it sends, where
+/// a fixed sleep guessed how long a program takes to start (longer on a loaded machine,
+/// and datagrams sent before the bind are lost).
+public func udpPortIsBound(_ port: UInt16) -> Bool {
+  let local = String(format: ":%04X ", port)
+  for table in ["/proc/net/udp", "/proc/net/udp6"] {
+    let text = procFile(table)
+    // Each row: sl, local_address (HEX:PORT), rem_address, ...
+    for row in text.split(separator: "\n").dropFirst() {
+      let columns = row.split(separator: " ", omittingEmptySubsequences: true)
+      if columns.count > 1, (columns[1] + " ").hasSuffix(local) { return true }
+    }
+  }
+  return false
+}
+
+/// Waits (up to `timeout` seconds, polling) until `condition` holds; returns whether it did.
+@discardableResult
+public func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    if Date() > deadline { return condition() }
+    usleep(5_000)
+  }
+  return true
+}

@@ -69,6 +69,31 @@ public final class GPSDaemon: @unchecked Sendable {
     }
   }
 
+  /// Waits until `count` clients (programs a test started) are connected to gpsd, as a
+  /// test must before it feeds what they are to receive: gpsd sends a client only what it
+  /// decodes after the client's WATCH.
+  @discardableResult
+  public func waitForClients(_ count: Int, timeout: Double = 30) -> Bool {
+    waitUntil(timeout: timeout) { establishedConnections(toPort: port) >= count }
+  }
+
+  /// Waits until gpsd has read everything fed to it on `feeds` (its first feed when
+  /// empty) and its clients have read everything it sent them.
+  @discardableResult
+  public func waitUntilDelivered(alsoFeeding others: [LoopbackListener] = [], timeout: Double = 30) -> Bool {
+    let feeds = [feed.port] + others.map(\.port)
+    return waitUntil(timeout: timeout) {
+      TCPSocketRow.all().allSatisfy { row in
+        guard row.state == 1 else { return true }
+        // The test's end of a feed: what it sends, gpsd has read. What gpsd writes to its
+        // devices (probes for a receiver's type) nobody reads.
+        if feeds.contains(row.localPort) { return row.sendQueue == 0 }
+        guard feeds.contains(row.remotePort) || row.localPort == port || row.remotePort == port else { return true }
+        return row.sendQueue == 0 && row.receiveQueue == 0
+      }
+    }
+  }
+
   /// Kills gpsd (SIGKILL: no goodbye to its clients).
   public func kill() {
     process?.signalGroup(SIGKILL)
@@ -110,19 +135,7 @@ public final class GPSDaemon: @unchecked Sendable {
 
 /// How many of this process's sockets are connected to `port` on loopback.
 public func socketsConnected(toPort port: UInt16) -> Int {
-  // /proc files report a size of 0: read to the end in a loop rather than trust a size.
-  var bytes: [UInt8] = []
-  let descriptor = open("/proc/self/net/tcp", O_RDONLY)
-  if descriptor >= 0 {
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = read(descriptor, &chunk, chunk.count)
-      if count <= 0 { break }
-      bytes += chunk[0..<count]
-    }
-    close(descriptor)
-  }
-  let table = String(decoding: bytes, as: UTF8.self)
+  let table = procFile("/proc/self/net/tcp")
   let remote = String(format: ":%04X", port)
   var inodes = Set<String>()
   for line in table.split(separator: "\n").dropFirst() {
@@ -138,4 +151,51 @@ public func socketsConnected(toPort port: UInt16) -> Int {
     else { return false }
     return inodes.contains(String(target.dropFirst(8).dropLast()))
   }.count
+}
+
+/// The rows of the kernel's table of IPv4 TCP sockets: each one's local and remote port,
+/// state (1 established) and the bytes waiting in its send and receive queues.
+public struct TCPSocketRow: Sendable {
+  public let localPort: UInt16
+  public let remotePort: UInt16
+  public let state: UInt8
+  public let sendQueue: Int
+  public let receiveQueue: Int
+
+  /// Every IPv4 TCP socket on this machine (any process's).
+  public static func all() -> [TCPSocketRow] {
+    procFile("/proc/net/tcp").split(separator: "\n").dropFirst().compactMap { line in
+      let columns = line.split(separator: " ")
+      guard columns.count > 4 else { return nil }
+      let port = { (address: Substring) in address.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
+      let queues = columns[4].split(separator: ":")
+      guard let local = port(columns[1]), let remote = port(columns[2]), let state = UInt8(columns[3], radix: 16),
+        queues.count == 2, let send = Int(queues[0], radix: 16), let receive = Int(queues[1], radix: 16)
+      else { return nil }
+      return TCPSocketRow(localPort: local, remotePort: remote, state: state, sendQueue: send, receiveQueue: receive)
+    }
+  }
+}
+
+/// How many established connections to `port` on this machine there are, from any process
+/// (a program a test started that has connected to the test's gpsd, say).
+public func establishedConnections(toPort port: UInt16) -> Int {
+  TCPSocketRow.all().filter { $0.remotePort == port && $0.state == 1 }.count
+}
+
+/// The text of a file under /proc, which reports a size of 0: read to the end in a loop
+/// rather than trust a size.
+public func procFile(_ path: String) -> String {
+  var bytes: [UInt8] = []
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return "" }
+  defer { close(descriptor) }
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(descriptor, &chunk, chunk.count)
+    if count < 0 && errno == EINTR { continue }
+    if count <= 0 { break }
+    bytes += chunk[0..<count]
+  }
+  return String(decoding: bytes, as: UTF8.self)
 }

@@ -11,6 +11,7 @@ public final class LoopbackListener: @unchecked Sendable {
   public let port: UInt16
   private let lock = NSLock()
   private var client: Int32 = -1
+  private var listening = true
 
   public init() throws {
     // Close-on-exec, as the accepted sockets: a program a test starts must not hold the
@@ -70,8 +71,18 @@ public final class LoopbackListener: @unchecked Sendable {
     return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT)) == 0
   }
 
+  /// Closes the listening socket (once: a second close(2) of the number could close a
+  /// descriptor that another test running in parallel has opened since, under the same
+  /// number). Connections to the port are refused from now on.
+  public func stopListening() {
+    lock.withLock {
+      if listening { close(socket) }
+      listening = false
+    }
+  }
+
   deinit {
     dropClient()
-    close(socket)
+    stopListening()
   }
 }

@@ -331,13 +331,14 @@ import Testing
     try daemon.start()
     defer { daemon.stop() }
     let child = try ChildProcess(Paths.whereami, ["print", "--json", "gpsd://127.0.0.1:\(daemon.port)"])
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(daemon.waitForClients(1), "\(child.standardError)")
     let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
     for line in walk.split(separator: "\r\n").prefix(200) where !line.hasPrefix("#") {
       daemon.feed.send(line + "\r\n")
       usleep(1000)
     }
-    Thread.sleep(forTimeInterval: 0.5)
+    child.waitForOutputLines(21, timeout: 30)
+    daemon.waitUntilDelivered()
     child.signalGroup(SIGINT)
     #expect(child.wait(timeout: 10) == 0)
     let objects = child.standardOutput.split(separator: "\n").compactMap {
@@ -426,12 +427,13 @@ import Testing
     try daemon.start()
     defer { daemon.stop() }
     let child = try ChildProcess(Paths.whereami, ["print", "--json", "gpsd://127.0.0.1:\(daemon.port)"])
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(daemon.waitForClients(1), "\(child.standardError)")
     for line in lines {
       daemon.feed.send(line + "\r\n")
       usleep(1000)
     }
-    Thread.sleep(forTimeInterval: 0.5)
+    waitUntil { headings(child.standardOutput).count >= 100 }
+    daemon.waitUntilDelivered()
     child.signalGroup(SIGINT)
     #expect(child.wait(timeout: 10) == 0)
     let throughGpsd = headings(child.standardOutput)
@@ -486,7 +488,7 @@ import Testing
       + [["export", "--format", "geojson", "--points", "-o", scratch.path("points.geojson")]]
     let children = try runs.map { try ChildProcess(Paths.whereami, $0 + [source]) }
     defer { children.forEach { $0.terminate() } }
-    Thread.sleep(forTimeInterval: 0.7)
+    #expect(daemon.waitForClients(children.count))
     let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
       .split(separator: "\r\n").filter { !$0.hasPrefix("#") }
     let drive = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
@@ -496,7 +498,8 @@ import Testing
       lisbon.send(portugal + "\r\n")
       usleep(2000)
     }
-    Thread.sleep(forTimeInterval: 0.7)
+    waitUntil { children[0].standardOutput.split(separator: "\n").count > 40 }
+    daemon.waitUntilDelivered(alsoFeeding: [lisbon])
     children.forEach { $0.signalGroup(SIGINT) }
     for (arguments, child) in zip(runs, children) {
       #expect(child.wait(timeout: 10) == 0, "\(arguments): \(child.standardError)")

@@ -138,14 +138,9 @@ struct ExportTestError: Error, CustomStringConvertible {
 
 /// Waiting on a child process's files and memory.
 enum ExportPoll {
-  /// Polls `condition` every 20 ms for up to `seconds`.
+  /// Polls `condition` for up to `seconds`.
   static func until(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(20_000)
-    }
-    return condition()
+    waitUntil(timeout: seconds, condition)
   }
 
   /// The size of a file, `nil` when it does not exist.

@@ -10,20 +10,20 @@ import Testing
   }
 
   /// Runs `print --json SOURCE`, sends `datagrams` to `host:port` and returns the times
-  /// of the fixes printed.
+  /// of the fixes printed, once `fixes` have come (or 30 s have passed).
   private func received(
-    source: String, host: String, port: UInt16, datagrams: [String], broadcast: Bool = false
+    source: String, host: String, port: UInt16, datagrams: [String], fixes: Int, broadcast: Bool = false
   ) throws -> [String] {
     let child = try ChildProcess(Paths.whereami, ["print", "--json", source])
     defer { child.terminate() }
     // The listener binds as it starts; datagrams sent before are lost, as on a boat.
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(waitUntil { udpPortIsBound(port) }, "whereami never bound port \(port): \(child.standardError)")
     let sender = try DatagramSender(host: host, port: port, broadcast: broadcast)
     for datagram in datagrams {
       try sender.send(datagram)
       usleep(2000)
     }
-    Thread.sleep(forTimeInterval: 0.8)
+    child.waitForOutputLines(fixes, timeout: 30)
     child.signalGroup(SIGINT)
     #expect(child.wait(timeout: 10) == 0, "\(child.standardError)")
     return child.standardOutput.split(separator: "\n").compactMap {
@@ -49,7 +49,7 @@ import Testing
     let port = freeLoopbackPort()
     let times = try received(
       source: source == "udp://" ? "udp://:\(port)" : "\(source):\(port)", host: host, port: port,
-      datagrams: datagrams)
+      datagrams: datagrams, fixes: 20)
     #expect(times.count == 20, "\(times)")
     #expect(times == times.sorted())
     #expect(times.first == "2025-06-14T07:42:13.000Z")
@@ -61,7 +61,8 @@ import Testing
   func broadcastsArrive(source: String) throws {
     let port = freeLoopbackPort()
     let times = try received(
-      source: source + "\(port)", host: "127.255.255.255", port: port, datagrams: try Self.cycles(5), broadcast: true)
+      source: source + "\(port)", host: "127.255.255.255", port: port, datagrams: try Self.cycles(5), fixes: 5,
+      broadcast: true)
     #expect(times.count == 5, "\(times)")
   }
 
@@ -70,7 +71,7 @@ import Testing
     let port = freeLoopbackPort()
     let times = try received(
       source: "udp://239.255.42.99:\(port)", host: "239.255.42.99", port: port,
-      datagrams: try Self.cycles(5))
+      datagrams: try Self.cycles(5), fixes: 5)
     #expect(times.count == 5, "\(times)")
   }
 
@@ -111,14 +112,15 @@ import Testing
     let port = freeLoopbackPort()
     let child = try ChildProcess(Paths.whereami, ["print", "--nmea", "udp://127.0.0.1:\(port)"])
     defer { child.terminate() }
-    Thread.sleep(forTimeInterval: 0.5)
+    // Sent only once whereami listens: a datagram before that is lost, as on a boat.
+    #expect(waitUntil { udpPortIsBound(port) }, "whereami never bound port \(port): \(child.standardError)")
     let sender = try DatagramSender(host: "127.0.0.1", port: port)
     let cycles = try Self.cycles(3)
     for cycle in cycles { try sender.send(cycle) }
-    let deadline = Date().addingTimeInterval(10)
-    while child.standardOutput.utf8.count < cycles.joined().utf8.count && Date() < deadline { usleep(10_000) }
+    let expected = cycles.joined().utf8.count
+    #expect(waitUntil { child.standardOutput.utf8.count >= expected || child.hasExited }, "\(child.standardError)")
     child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
     #expect(child.standardOutput == cycles.joined())
   }
 }
