@@ -61,13 +61,13 @@ import Testing
     let (manager, recorder) = try manager(text, speed: 10)
     manager.startUpdatingLocation()
     manager.startUpdatingHeading()
-    #expect(recorder.wait(timeout: 5) { events in events.contains { if case .heading = $0 { true } else { false } } })
+    #expect(recorder.wait(timeout: 30) { events in events.contains { if case .heading = $0 { true } else { false } } })
     manager.stopUpdatingHeading()
     #expect(manager.isUpdating && !manager.isUpdatingHeading)
     let headingsThen = recorder.headings.count
     let locationsThen = recorder.locations.count
     #expect(
-      recorder.wait(timeout: 5) { events in
+      recorder.wait(timeout: 30) { events in
         events.filter { if case .update = $0 { true } else { false } }.count >= locationsThen + 5
       })
     #expect(recorder.headings.count <= headingsThen + 1, "at most one already under way")

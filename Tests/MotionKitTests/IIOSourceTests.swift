@@ -69,7 +69,8 @@ import Testing
     try tree.write("iio:device0/in_accel_x_raw", "1x7")
     collector.wait { !$0.errors.isEmpty }
     let gyroBefore = collector.readings.filter { $0.sensor == .gyroscope }.count
-    usleep(100_000)
+    // The gyroscope goes on while the accelerometer's value is no number.
+    collector.wait { $0.readings.filter { $0.sensor == .gyroscope }.count > gyroBefore }
     try tree.write("iio:device0/in_accel_x_raw", "180")
     collector.wait {
       $0.readings.contains { $0.sensor == .accelerometer && abs($0.vector.y - -180 * 0.0098066 / 9.80665) < 1e-12 }

@@ -39,7 +39,7 @@ final class Recorder: MotionManagerDelegate, Sendable {
   var errors: [MotionError] { all.compactMap { if case .failure(let e) = $0 { e } else { nil } } }
   var ended: Bool { errors.contains { $0.isFinal } }
 
-  func wait(timeout: Double = 10, until condition: (Recorder) -> Bool) {
+  func wait(timeout: Double = 30, until condition: (Recorder) -> Bool) {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline && !condition(self) { usleep(10_000) }
   }

@@ -143,7 +143,7 @@ public final class ChildProcess: @unchecked Sendable {
 
   /// Waits until standard output holds `count` lines (or `timeout` passes).
   @discardableResult
-  public func waitForOutputLines(_ count: Int, timeout: TimeInterval = 10) -> Bool {
+  public func waitForOutputLines(_ count: Int, timeout: TimeInterval = 30) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if standardOutput.split(separator: "\n").count >= count { return true }
@@ -168,6 +168,15 @@ public final class ChildProcess: @unchecked Sendable {
       usleep(5_000)
     }
     return false
+  }
+
+  /// Whether one of the child's threads is asleep in a kernel function whose name
+  /// contains `function` (/proc/PID/task/TID/wchan): `pipe_write` for a writer held up by
+  /// a full pipe or FIFO (`anon_pipe_write` on newer kernels), the state a test waits for
+  /// before it checks what such a program does.
+  public func hasThreadWaiting(in function: String) -> Bool {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.contains { procFile("/proc/\(pid)/task/\($0)/wchan").contains(function) }
   }
 
   /// Sends `signal` to the child's whole process group.

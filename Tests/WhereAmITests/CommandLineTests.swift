@@ -73,9 +73,9 @@ import Testing
     // printed while the pipe stays open (a log file's last cycle waits for the next).
     try #require(cycleStarts.count > 3)
     writer.write(Data((lines[..<cycleStarts[3]].joined(separator: "\r\n") + "\r\n").utf8))
-    #expect(child.waitForOutputLines(3, timeout: 10))
+    #expect(child.waitForOutputLines(3, timeout: 30))
     try writer.close()
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     #expect(child.standardOutput.split(separator: "\n").count == 3)
   }
 
@@ -129,7 +129,7 @@ import Testing
       let child = try ChildProcess(Paths.whereami, ["print", "--wait", "gpsd://127.0.0.1:\(port)"])
       usleep(useconds_t(attempt / 2 * 1500))
       kill(child.pid, signalNumber)
-      let code = child.wait(timeout: 10)
+      let code = child.wait(timeout: 30)
       // Before the command's handler is set the signal ends it as by default; after, the
       // command ends normally with its summary.
       #expect(code == 0 || code == 128 + signalNumber, "attempt \(attempt): exit \(code)")
@@ -297,13 +297,17 @@ import Testing
   }
 
   @Test func replayIsPacedAndCtrlCEndsWithASummaryLine() throws {
-    // The walk lasts 19 minutes; at 600× it takes about 2 s. Interrupt it after 0.7 s.
-    let child = try ChildProcess(Paths.whereami, ["replay", "--speed", "600", Paths.fixture("walk.nmea")])
-    Thread.sleep(forTimeInterval: 0.7)
+    // The walk is 1,160 fixes a second apart; at 60× the first 101 take 100 s / 60 = 1.7 s
+    // of replay, and the whole walk 19 s. Interrupt it after those 101.
+    let started = Date()
+    let child = try ChildProcess(Paths.whereami, ["replay", "--speed", "60", Paths.fixture("walk.nmea")])
+    #expect(child.waitForOutputLines(101, timeout: 60), "\(child.standardError)")
+    let elapsed = Date().timeIntervalSince(started)
     kill(child.pid, SIGINT)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
+    #expect(elapsed > 1.6, "101 fixes in \(elapsed) s: not paced")
     let lines = child.standardOutput.split(separator: "\n").count
-    #expect(lines > 100 && lines < 1100, "\(lines) lines after 0.7 s at 600×")
+    #expect(lines < 1100, "\(lines) lines: Ctrl-C did not end the replay")
     #expect(child.standardError.contains("fixes from"))
     #expect(child.standardError.contains("distance"))
   }
@@ -316,12 +320,12 @@ import Testing
     listener.send(String(walk.prefix(20_000)))
     // A live source is written line by line even into a pipe: the fixes show while the
     // stream is still open.
-    #expect(child.waitForOutputLines(50, timeout: 5))
+    #expect(child.waitForOutputLines(50, timeout: 30))
     listener.dropClient()
     #expect(listener.accept(), "whereami reconnects")
     Thread.sleep(forTimeInterval: 0.2)
     child.signalGroup(SIGTERM)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     #expect(child.standardOutput.split(separator: "\n").count > 50)
     #expect(child.standardError.contains("location unknown"), "the lost connection is reported")
   }
@@ -340,7 +344,7 @@ import Testing
     child.waitForOutputLines(21, timeout: 30)
     daemon.waitUntilDelivered()
     child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     let objects = child.standardOutput.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
@@ -435,7 +439,7 @@ import Testing
     waitUntil { headings(child.standardOutput).count >= 100 }
     daemon.waitUntilDelivered()
     child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     let throughGpsd = headings(child.standardOutput)
     #expect(throughGpsd.count >= 100, "\(throughGpsd.count) ATT headings through gpsd")
     let known = Set(expected.map { Int(($0 * 1000).rounded()) })
@@ -502,7 +506,7 @@ import Testing
     daemon.waitUntilDelivered(alsoFeeding: [lisbon])
     children.forEach { $0.signalGroup(SIGINT) }
     for (arguments, child) in zip(runs, children) {
-      #expect(child.wait(timeout: 10) == 0, "\(arguments): \(child.standardError)")
+      #expect(child.wait(timeout: 30) == 0, "\(arguments): \(child.standardError)")
     }
     let berlinDevice = "tcp://127.0.0.1:\(daemon.feed.port)"
     let lisbonDevice = "tcp://127.0.0.1:\(lisbon.port)"
@@ -604,9 +608,11 @@ import Testing
   @Test func noGpsdIsReportedAndRetriedWithWait() throws {
     let port = freeLoopbackPort()
     let child = try ChildProcess(Paths.whereami, ["print", "--wait", "gpsd://127.0.0.1:\(port)"])
+    #expect(waitUntil { child.standardError.contains("cannot connect") }, "\(child.standardError)")
+    // Retried meanwhile (after 0.25 and 0.5 s), and not said again.
     Thread.sleep(forTimeInterval: 1.0)
     child.signalGroup(SIGTERM)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     let reports = child.standardError.components(separatedBy: "cannot connect to gpsd at 127.0.0.1:\(port)").count - 1
     // Retried, but said once (again only when it changes, or after a minute).
     #expect(reports == 1, "\(child.standardError)")

@@ -113,10 +113,10 @@ import Testing
     let reader = open(fifo, O_RDWR | O_CLOEXEC)
     defer { close(reader) }
     let child = try ChildProcess(Paths.whereami, ["export", log, "--format", "csv", "-o", fifo])
-    usleep(1_500_000)
+    #expect(ExportPoll.until(seconds: 60) { child.hasThreadWaiting(in: "pipe_write") }, "never blocked on the FIFO")
     #expect(!child.hasExited)
     child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 10) == 130)
+    #expect(child.wait(timeout: 30) == 130)
     #expect(child.standardError == "whereami: interrupted; '\(fifo)' is incomplete\n")
   }
 
@@ -152,7 +152,7 @@ import Testing
     // The first Ctrl-C asks to complete the document, which cannot be written.
     #expect(!child.hasExited)
     child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 10) == 130)
+    #expect(child.wait(timeout: 30) == 130)
     #expect(child.standardError.hasSuffix("whereami: interrupted; '\(stuck)' is incomplete\n"))
   }
 
@@ -204,8 +204,9 @@ import Testing
     // the chunks decoded ahead (bounded, and slow to reach under AddressSanitizer);
     // BadInputTests checks that bound with a stalled pipe.
     let child = try ChildProcess(Paths.whereami, ["export", log, "--format", "gpx", "--jobs", "1", "-o", fifo])
-    usleep(1_000_000)
+    #expect(ExportPoll.until(seconds: 60) { child.hasThreadWaiting(in: "pipe_write") }, "never blocked on the FIFO")
     let before = ExportPoll.residentKilobytes(child.pid)
+    // What the time it waits does to its memory.
     usleep(3_000_000)
     let after = ExportPoll.residentKilobytes(child.pid)
     #expect(!child.hasExited)
@@ -229,7 +230,7 @@ import Testing
       }
     }
     while case let count = read(reader, &chunk, chunk.count), count > 0 { received += chunk[0..<count] }
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
     #expect(String(decoding: received.suffix(7), as: UTF8.self) == "</gpx>\n")
     #expect(child.standardError.isEmpty, "\(child.standardError)")
   }

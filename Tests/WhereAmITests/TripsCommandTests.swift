@@ -86,7 +86,7 @@ import Testing
     #expect(child.waitForOutputLines(2, timeout: 20), "\(child.standardOutput)")
     #expect(child.standardOutput.split(separator: "\n").last?.hasPrefix("trip ") == true)
     kill(child.pid, SIGINT)
-    #expect(child.wait(timeout: 10) == 0)
+    #expect(child.wait(timeout: 30) == 0)
   }
 
   @Test func exportSplitsByTripAndLeavesOutTheStops() throws {

@@ -58,7 +58,7 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
   /// Waits until `predicate` holds for the events (or `timeout` passes); returns whether
   /// it held. The predicate gets the events: it must not call back into the recorder.
   @discardableResult
-  func wait(timeout: Double = 10, until predicate: ([LocationEvent]) -> Bool) -> Bool {
+  func wait(timeout: Double = 30, until predicate: ([LocationEvent]) -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     condition.lock()
     defer { condition.unlock() }
@@ -68,7 +68,7 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     return true
   }
 
-  func waitForError(_ code: LocationError.Code, timeout: Double = 10) -> Bool {
+  func waitForError(_ code: LocationError.Code, timeout: Double = 30) -> Bool {
     wait(timeout: timeout) { events in
       events.contains { if case .failure(let error) = $0 { error.code == code } else { false } }
     }

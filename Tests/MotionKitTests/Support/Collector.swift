@@ -21,7 +21,7 @@ final class Collector: Sendable {
 
   /// Waits until `condition` holds of the events, or `timeout` seconds.
   @discardableResult
-  func wait(timeout: Double = 5, until condition: (Collector) -> Bool) -> Bool {
+  func wait(timeout: Double = 30, until condition: (Collector) -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if condition(self) { return true }

@@ -40,7 +40,7 @@ final class TmuxServer {
     var environment = ProcessInfo.processInfo.environment
     environment["TMUX"] = nil
     let child = try ChildProcess(executable, ["-L", socket] + arguments, environment: environment)
-    let code = child.wait(timeout: 10)
+    let code = child.wait(timeout: 30)
     guard code == 0 else {
       throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) exited with \(code): \(child.standardError)")
     }
@@ -72,7 +72,7 @@ final class TmuxServer {
   /// `timeout` seconds; throws with the last capture when none does.
   @discardableResult
   func waitFor(
-    _ what: String, timeout: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool
+    _ what: String, timeout: Double = 30, escapes: Bool = false, _ condition: (String) -> Bool
   ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     var screen = ""
