@@ -117,7 +117,9 @@ import Testing
     usleep(100_000)
     let started = Date()
     source.stop()
-    #expect(Date().timeIntervalSince(started) < 2)
+    // A stop that waited for a writer would not return at all (none comes): the bound
+    // only allows for a loaded machine.
+    #expect(Date().timeIntervalSince(started) < 10)
   }
 
   @Test func aMissingLogIsNotFound() {

@@ -44,12 +44,12 @@ public final class GPSDaemon: @unchecked Sendable {
     let process = try ChildProcess(Self.executable, ["-N", "-n", "-S", String(port)] + devices)
     self.process = process
     for listener in [feed] + others {
-      guard listener.accept(timeout: 10) else {
+      guard listener.accept(timeout: 30) else {
         process.terminate()
         throw DaemonError("gpsd did not connect to a feed: \(process.standardError)")
       }
     }
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while !Self.isListening(port) {
       guard Date() < deadline else { throw DaemonError("gpsd does not listen on \(port)") }
       usleep(20_000)
@@ -62,7 +62,7 @@ public final class GPSDaemon: @unchecked Sendable {
     let process = try ChildProcess(Self.executable, ["-N", "-n", "-S", String(port), "-F", socketPath])
     self.process = process
     controlSocket = socketPath
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while !Self.isListening(port) {
       guard Date() < deadline else { throw DaemonError("gpsd does not listen on \(port): \(process.standardError)") }
       usleep(20_000)
