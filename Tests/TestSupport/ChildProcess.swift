@@ -144,30 +144,19 @@ public final class ChildProcess: @unchecked Sendable {
   /// Waits until standard output holds `count` lines (or `timeout` passes).
   @discardableResult
   public func waitForOutputLines(_ count: Int, timeout: TimeInterval = 30) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if standardOutput.split(separator: "\n").count >= count { return true }
-      usleep(10_000)
-    }
-    return false
+    waitUntil(timeout: timeout) { standardOutput.split(separator: "\n").count >= count }
   }
 
   /// Waits until the child blocks `signal` (read from /proc/PID/status), as whereami does
   /// first thing in main: from then on the signal reaches the program's own handling
   /// rather than the kernel's default action, whatever the load on the machine.
-  public func waitUntilBlocking(_ signal: Int32, timeout: TimeInterval = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-        let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16),
-        mask & (1 << UInt64(signal - 1)) != 0
-      {
-        return true
-      }
-      usleep(5_000)
+  public func waitUntilBlocking(_ signal: Int32, timeout: TimeInterval = 30) -> Bool {
+    waitUntil(timeout: timeout) {
+      guard let line = procFile("/proc/\(pid)/status").split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+        let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      else { return false }
+      return mask & (1 << UInt64(signal - 1)) != 0
     }
-    return false
   }
 
   /// Whether one of the child's threads is asleep in a kernel function whose name

@@ -62,14 +62,3 @@ public func udpPortIsBound(_ port: UInt16) -> Bool {
   }
   return false
 }
-
-/// Waits (up to `timeout` seconds, polling) until `condition` holds; returns whether it did.
-@discardableResult
-public func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
-  while !condition() {
-    if Date() > deadline { return condition() }
-    usleep(5_000)
-  }
-  return true
-}

@@ -182,20 +182,3 @@ public struct TCPSocketRow: Sendable {
 public func establishedConnections(toPort port: UInt16) -> Int {
   TCPSocketRow.all().filter { $0.remotePort == port && $0.state == 1 }.count
 }
-
-/// The text of a file under /proc, which reports a size of 0: read to the end in a loop
-/// rather than trust a size.
-public func procFile(_ path: String) -> String {
-  var bytes: [UInt8] = []
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { return "" }
-  defer { close(descriptor) }
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = read(descriptor, &chunk, chunk.count)
-    if count < 0 && errno == EINTR { continue }
-    if count <= 0 { break }
-    bytes += chunk[0..<count]
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
