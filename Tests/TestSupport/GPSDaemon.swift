@@ -135,15 +135,8 @@ public final class GPSDaemon: @unchecked Sendable {
 
 /// How many of this process's sockets are connected to `port` on loopback.
 public func socketsConnected(toPort port: UInt16) -> Int {
-  let table = procFile("/proc/self/net/tcp")
-  let remote = String(format: ":%04X", port)
-  var inodes = Set<String>()
-  for line in table.split(separator: "\n").dropFirst() {
-    let columns = line.split(separator: " ")
-    // local, remote, state (01 established, 08 close-wait), ..., inode in column 9
-    guard columns.count > 9, columns[2].hasSuffix(remote), columns[3] != "06" else { continue }
-    inodes.insert(String(columns[9]))
-  }
+  // Any state but TIME_WAIT (6): established, or closing (close-wait) but still held.
+  let inodes = Set(TCPSocketRow.all().filter { $0.remotePort == port && $0.state != 6 }.map(\.inode))
   let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
   return descriptors.filter { descriptor in
     guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
@@ -154,25 +147,29 @@ public func socketsConnected(toPort port: UInt16) -> Int {
 }
 
 /// The rows of the kernel's table of IPv4 TCP sockets: each one's local and remote port,
-/// state (1 established) and the bytes waiting in its send and receive queues.
+/// state (1 established), the bytes waiting in its send and receive queues, and its inode
+/// (what a process's descriptor links to: `socket:[INODE]`).
 public struct TCPSocketRow: Sendable {
   public let localPort: UInt16
   public let remotePort: UInt16
   public let state: UInt8
   public let sendQueue: Int
   public let receiveQueue: Int
+  public let inode: String
 
   /// Every IPv4 TCP socket on this machine (any process's).
   public static func all() -> [TCPSocketRow] {
     procFile("/proc/net/tcp").split(separator: "\n").dropFirst().compactMap { line in
       let columns = line.split(separator: " ")
-      guard columns.count > 4 else { return nil }
+      guard columns.count > 9 else { return nil }
       let port = { (address: Substring) in address.split(separator: ":").last.flatMap { UInt16($0, radix: 16) } }
       let queues = columns[4].split(separator: ":")
       guard let local = port(columns[1]), let remote = port(columns[2]), let state = UInt8(columns[3], radix: 16),
         queues.count == 2, let send = Int(queues[0], radix: 16), let receive = Int(queues[1], radix: 16)
       else { return nil }
-      return TCPSocketRow(localPort: local, remotePort: remote, state: state, sendQueue: send, receiveQueue: receive)
+      return TCPSocketRow(
+        localPort: local, remotePort: remote, state: state, sendQueue: send, receiveQueue: receive,
+        inode: String(columns[9]))
     }
   }
 }
