@@ -4,14 +4,14 @@
 
 /// A mutex with a condition variable: threads wait, under the lock, for what another
 /// thread changes under it and announces with ``broadcast()``.
-public final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
   // @unchecked Sendable: the mutex and condition are made for use from any thread, and
   // the pointers to them never change after `init`.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
   /// An unlocked lock.
-  public init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     condition = .allocate(capacity: 1)
     pthread_mutex_init(mutex, nil)
@@ -26,7 +26,7 @@ public final class ConditionLock: @unchecked Sendable {
   }
 
   /// Runs `body` holding the lock.
-  public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
@@ -34,12 +34,12 @@ public final class ConditionLock: @unchecked Sendable {
 
   /// Inside ``withLock(_:)``: lets the lock go until a ``broadcast()`` (or a spurious
   /// wake-up: wait in a loop on the condition itself), then holds it again.
-  public func wait() {
+  package func wait() {
     pthread_cond_wait(condition, mutex)
   }
 
   /// Wakes every thread waiting.
-  public func broadcast() {
+  package func broadcast() {
     pthread_cond_broadcast(condition)
   }
 }

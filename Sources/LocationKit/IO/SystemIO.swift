@@ -3,15 +3,15 @@
 #endif
 
 /// Thin wrappers over system calls that every layer needs the same way.
-public enum SystemIO {
+package enum SystemIO {
   /// Opens `path` with `flags` and close-on-exec, retrying an interruption.
-  public static func open(_ path: String, _ flags: Int32) throws(SystemError) -> Int32 {
+  package static func open(_ path: String, _ flags: Int32) throws(SystemError) -> Int32 {
     try retryingInterrupts("open") { Glibc.open(path, flags | O_CLOEXEC) }
   }
 
   /// The whole of a small file (one of `/proc`'s, which report no size), up to `limit`
   /// bytes; `nil` when it cannot be opened or read.
-  public static func contents(ofSmallFile path: String, limit: Int = 16 << 10) -> [UInt8]? {
+  package static func contents(ofSmallFile path: String, limit: Int = 16 << 10) -> [UInt8]? {
     guard let descriptor = try? open(path, O_RDONLY) else { return nil }
     defer { close(descriptor) }
     var failed = false
@@ -32,13 +32,13 @@ public enum SystemIO {
   }
 
   /// Reads up to `buffer.count` bytes, retrying an interruption; 0 at the end of the input.
-  public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try retryingInterrupts("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
   }
 
   /// Reads up to `buffer.count` bytes at `offset` without moving the file position (so
   /// threads can share a descriptor), retrying an interruption; 0 at the end of the file.
-  public static func read(
+  package static func read(
     _ descriptor: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer
   ) throws(SystemError) -> Int {
     try retryingInterrupts("pread") { Glibc.pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
@@ -47,7 +47,7 @@ public enum SystemIO {
   /// Reads `range` of the file at `descriptor` with ``read(_:at:into:)``, a `buffer` at a
   /// time, handing each piece to `body` until it returns `false`; stops at the end of the
   /// file (`range` may reach past it: `offset..<Int.max` reads to the end).
-  public static func read(
+  package static func read(
     _ descriptor: Int32, _ range: Range<Int>, through buffer: UnsafeMutableRawBufferPointer,
     _ body: (UnsafeRawBufferPointer) -> Bool
   ) throws(SystemError) {
@@ -63,7 +63,7 @@ public enum SystemIO {
 
   /// The size of the regular file open at `descriptor`; `nil` for anything else (a pipe,
   /// a terminal, a device) or when it cannot be told.
-  public static func regularFileSize(_ descriptor: Int32) -> Int? {
+  package static func regularFileSize(_ descriptor: Int32) -> Int? {
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     return Int(info.st_size)
@@ -75,7 +75,8 @@ public enum SystemIO {
   /// seconds at a time when given (a terminal stopped by flow control must not hang a
   /// display for good). Returns `nil` when everything was written, or the `errno` of the
   /// failure (`EPIPE`: the reader went away; `EAGAIN`: the wait timed out).
-  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, timeout: Double? = nil) -> Int32? {
+  package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, timeout: Double? = nil) -> Int32?
+  {
     guard var next = bytes.baseAddress else { return nil }
     var left = bytes.count
     while left > 0 {

@@ -7,12 +7,12 @@
 /// What Foundation's `Thread` gave here, without linking Foundation: on Linux that brought
 /// in ICU, and the dynamic linker spent 12 million instructions on every start of
 /// `whereami` resolving symbols the program never used.
-public enum SystemThread {
+package enum SystemThread {
   /// Starts `body` on a new thread named `name` (the kernel keeps at most 15 bytes), and
   /// returns it. Stops the program when no thread can be made: there is no way on
   /// without one.
   @discardableResult
-  public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+  package static func start(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
     let thread = startJoinable(name: name, body)
     pthread_detach(thread)
     return thread
@@ -21,7 +21,7 @@ public enum SystemThread {
   /// Starts `body` on a new thread named `name` that must be given to ``join(_:)`` (or
   /// ``detach(_:)``) once: joining is the only way to know that a thread has not just
   /// finished its work but is gone, with everything its closure held released.
-  public static func startJoinable(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+  package static func startJoinable(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
     let kernelName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
     let context = Unmanaged.passRetained(Start(name: kernelName, body: body)).toOpaque()
     var thread = pthread_t()
@@ -35,17 +35,17 @@ public enum SystemThread {
 
   /// Waits until `thread`, started by ``startJoinable(name:_:)``, has ended. Not from the
   /// thread itself.
-  public static func join(_ thread: pthread_t) {
+  package static func join(_ thread: pthread_t) {
     pthread_join(thread, nil)
   }
 
   /// Lets `thread`, started by ``startJoinable(name:_:)``, end without being joined.
-  public static func detach(_ thread: pthread_t) {
+  package static func detach(_ thread: pthread_t) {
     pthread_detach(thread)
   }
 
   /// Whether `thread` is the calling thread.
-  public static func isCurrent(_ thread: pthread_t) -> Bool { pthread_equal(thread, pthread_self()) != 0 }
+  package static func isCurrent(_ thread: pthread_t) -> Bool { pthread_equal(thread, pthread_self()) != 0 }
 
   /// What the new thread runs, passed to it through `pthread_create`'s one pointer.
   fileprivate final class Start: Sendable {
