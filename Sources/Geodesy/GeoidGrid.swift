@@ -138,6 +138,7 @@ public final class GeoidGrid: @unchecked Sendable {
 
 /// Why a geoid grid could not be used.
 public struct GeoidGridError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong with the file.
   public enum Reason: Sendable, Equatable {
     /// The file could not be opened, examined or mapped.
     case cannotOpen(errno: Int32)
@@ -147,6 +148,7 @@ public struct GeoidGridError: Error, Sendable, Equatable, CustomStringConvertibl
 
   /// The file.
   public var path: String
+  /// What went wrong with it.
   public var reason: Reason
 
   public var description: String {

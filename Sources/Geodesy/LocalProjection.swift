@@ -9,11 +9,13 @@
 /// grows with the square of the distance, about 0.1 % at 50 km. For maps of a track (an
 /// SVG export, the terminal's map), not for measuring: distances come from ``Geodesic``.
 public struct LocalProjection: Sendable {
-  /// The centre, in degrees.
+  /// The centre's latitude, degrees north.
   public let latitude: Double
+  /// The centre's longitude, degrees east.
   public let longitude: Double
-  /// Metres per degree of longitude and of latitude at the centre.
+  /// Metres per degree of longitude at the centre (east-west).
   public let eastPerDegree: Double
+  /// Metres per degree of latitude at the centre (north-south).
   public let northPerDegree: Double
 
   /// A projection about (`latitude`, `longitude`) on `ellipsoid` (WGS84 by default).

@@ -14,8 +14,9 @@
 public struct MagneticModel: Sendable {
   /// The model's name, for output that says where a declination came from.
   public let name: String
-  /// The year the coefficients are for, and the last year the model is valid for.
+  /// The year the coefficients are for (decimal year, 2025.0 for WMM2025).
   public let epoch: Double
+  /// The last year the model is valid for (decimal year, 2030.0 for WMM2025).
   public let validUntil: Double
   private let degree: Int
   /// `g`, `h`, `ġ`, `ḣ` by `n * (n + 1) / 2 + m`.
@@ -61,9 +62,12 @@ public struct MagneticModel: Sendable {
 
   /// The field at a place and time.
   public struct Field: Sendable, Equatable {
-    /// North, east and down components, nanotesla.
+    /// The northward component, nanotesla.
     public var north: Double
+    /// The eastward component, nanotesla.
     public var east: Double
+    /// The downward component, nanotesla (positive where field lines dip into the Earth,
+    /// as in the northern hemisphere).
     public var down: Double
     /// The horizontal intensity, nanotesla.
     public var horizontal: Double { (north * north + east * east).squareRoot() }

@@ -5,7 +5,7 @@ import LocationKit
 /// and each gpsd device kept as a track of its own, written by a format's ``ExportWriter``.
 ///
 /// The manager must deliver every fix (no filters of its own): a gap is a stretch without
-/// fixes from the receiver, and fixes left out by ``LocationFilter`` must not look like one
+/// fixes from the receiver, and fixes left out by ``/LocationKit/LocationFilter`` must not look like one
 /// (a walker standing still for a minute under a 5 m distance filter has not lost the
 /// fix). Each track's odometer counts its exported fixes only, as `print`'s does, so
 /// distances match `print --json` exactly; with trips it counts the trips' fixes only, and

@@ -5,7 +5,7 @@ import NMEA
 #endif
 
 /// Decodes a log file on several cores and delivers exactly the events, in the same order,
-/// that one ``NMEADecoder`` reading it from the start would: the same fixes, rejections,
+/// that one ``/NMEA/NMEADecoder`` reading it from the start would: the same fixes, rejections,
 /// line numbers and statistics.
 ///
 /// The file is cut into chunks at line starts. Each worker decodes a chunk with a decoder
@@ -14,7 +14,7 @@ import NMEA
 /// fix, the receiver's cycle end and fix mode, the satellites in view. The chunks are then
 /// taken in order, and a chunk's events are used only when its decoder, after the warm-up,
 /// is in the very state of the decoder that read everything before the chunk
-/// (``NMEADecoder/continuesLike(_:)``: line numbers and cycle counts apart). When it is
+/// (`NMEADecoder.continuesLike(_:)`: line numbers and cycle counts apart). When it is
 /// not, that decoder reads the chunk again itself. So where the cuts fall changes only the
 /// speed, never the output.
 ///

@@ -7,6 +7,7 @@
 public struct SystemError: Error, Sendable {
   /// The system call (`open`, `read`).
   public var call: String
+  /// The `errno` the call failed with (`EACCES`, `ENOENT`, ...).
   public var errno: Int32
 
   /// A failure of `call` with `errno`.

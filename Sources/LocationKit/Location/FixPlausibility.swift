@@ -59,6 +59,7 @@ public struct FixPlausibility: Sendable {
     }
   }
 
+  /// A check with no reference yet: the first fix it sees is plausible.
   public init() {}
 
   /// Checks the next fix: `nil` when it is plausible (and becomes the reference), else

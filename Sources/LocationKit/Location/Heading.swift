@@ -18,6 +18,7 @@ public struct Heading: Sendable, Equatable {
   /// The declination (magnetic variation, degrees east) used between the two headings,
   /// and where it came from: the receiver, or the World Magnetic Model.
   public var declination: Double?
+  /// Where ``declination`` came from; `nil` without a declination.
   public var declinationSource: DeclinationSource?
   /// Rate of turn, degrees per minute, positive turning to starboard.
   public var rateOfTurn: Double?
@@ -25,6 +26,8 @@ public struct Heading: Sendable, Equatable {
   public var attitude: Attitude?
   /// When the sensor reported it, once a date is known.
   public var timestamp: Timestamp?
+  /// The time of day the sensor reported it at (UTC), when it says; before a date is known
+  /// this is all there is.
   public var timeOfDay: TimeOfDay?
   /// The sentence or report it came from (`HDT`, `PASHR`, `gpsd ATT`).
   public var source: String
@@ -69,8 +72,11 @@ public struct Attitude: Sendable, Equatable {
   /// Degrees, clockwise, in the sensor's frame (gpsd's `yaw`); a heading from north is
   /// ``Heading/trueHeading``.
   public var yaw: Double?
+  /// The roll's 1-sigma uncertainty, degrees; `nil` when the sensor states none.
   public var rollAccuracy: Double?
+  /// The pitch's 1-sigma uncertainty, degrees; `nil` when the sensor states none.
   public var pitchAccuracy: Double?
+  /// The yaw's 1-sigma uncertainty, degrees; `nil` when the sensor states none.
   public var yawAccuracy: Double?
   /// Metres, up positive.
   public var heave: Double?
@@ -80,6 +86,8 @@ public struct Attitude: Sendable, Equatable {
   /// own units: gpsd 3.22 documents none, and passes them on as the receiver sent them.
   public var sensorValues: ATTSensorValues?
 
+  /// An attitude with the given angles (degrees), uncertainties (degrees), heave (metres)
+  /// and dip (degrees); `nil` for what is not known.
   public init(
     roll: Double? = nil, pitch: Double? = nil, yaw: Double? = nil, rollAccuracy: Double? = nil,
     pitchAccuracy: Double? = nil, yawAccuracy: Double? = nil, heave: Double? = nil, dip: Double? = nil
@@ -100,10 +108,14 @@ public struct Attitude: Sendable, Equatable {
 /// OceanServer compass, the one 3.22 driver that sends them, documents g and milligauss
 /// in its own manual). `nil` for a member the report did not have; gpsd has no `gyro_z`.
 public struct ATTSensorValues: Sendable, Equatable {
+  /// `acc_x`, `acc_y`, `acc_z`, in the receiver's units.
   public var acceleration: (x: Double?, y: Double?, z: Double?)
+  /// `gyro_x`, `gyro_y`, in the receiver's units.
   public var rotation: (x: Double?, y: Double?)
+  /// `mag_x`, `mag_y`, `mag_z`, in the receiver's units.
   public var magneticField: (x: Double?, y: Double?, z: Double?)
 
+  /// Values as a report carried them; `nil` for each member it did not have.
   public init(
     acceleration: (x: Double?, y: Double?, z: Double?) = (nil, nil, nil),
     rotation: (x: Double?, y: Double?) = (nil, nil),

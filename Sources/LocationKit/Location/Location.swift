@@ -5,7 +5,7 @@ import NMEA
 ///
 /// Mirrors Core Location's `CLLocation` with Swift optionals: a value the receiver did not
 /// give is `nil` (Core Location's negative "invalid" numbers). Accuracies are 1-sigma
-/// (about 68 %), in metres; see ``AccuracySource``.
+/// (about 68 %), in metres; see ``/NMEA/AccuracySource``.
 public struct Location: Sendable, Equatable {
   /// Degrees north, WGS84.
   public var latitude: Double
@@ -25,7 +25,7 @@ public struct Location: Sendable, Equatable {
   /// Degrees clockwise from true north.
   @PackedDouble public var course: Double?
   /// Whether ``speed`` and ``course`` were measured by the receiver or derived from
-  /// successive positions (``SpeedSource/positions``); `nil` when there are none.
+  /// successive positions (``/NMEA/SpeedSource/positions``); `nil` when there are none.
   public var speedSource: SpeedSource?
   /// Vertical speed, metres per second.
   @PackedDouble public var climb: Double?
@@ -34,10 +34,17 @@ public struct Location: Sendable, Equatable {
   public var timestamp: Timestamp?
   /// The receiver's UTC time of day.
   public var timeOfDay: TimeOfDay
+  /// The fix's dimension: 2D (no altitude) or 3D.
   public var mode: FixMode
+  /// The GGA fix quality (GPS, DGPS, RTK fixed or float, dead reckoning, ...), or what the
+  /// receiver's FAA mode says; `nil` when the receiver gives neither.
   public var quality: FixQuality?
+  /// Where ``horizontalAccuracy`` and ``verticalAccuracy`` came from: the receiver's own
+  /// statistics, or its dilution of precision times a stated error; `nil` without them.
   public var accuracySource: AccuracySource?
+  /// The dilutions of precision (position, horizontal, vertical) the receiver reported.
   public var dop: DilutionOfPrecision
+  /// Satellites used in the fix; `nil` when the receiver does not say.
   public var satellitesUsed: Int?
   /// The satellites in view, with used flags.
   public var satellites: [SatelliteInfo]
@@ -45,11 +52,15 @@ public struct Location: Sendable, Equatable {
   @PackedDouble public var magneticVariation: Double?
   /// True heading in degrees, when the receiver has one (HDT).
   @PackedDouble public var heading: Double?
+  /// The geoid's height above the WGS84 ellipsoid here, metres (``altitude`` plus this is
+  /// ``ellipsoidalAltitude``); `nil` when neither the receiver nor a geoid model gives it.
   @PackedDouble public var geoidSeparation: Double?
   /// Where ``geoidSeparation`` came from: the receiver, or the EGM96 model where the
   /// receiver gave none.
   public var geoidSource: GeoidSource?
+  /// Seconds since the last differential correction; `nil` without corrections.
   @PackedDouble public var differentialAge: Double?
+  /// The differential reference station's ID; `nil` when not given.
   public var differentialStation: Int?
   /// The device the fix came from, when the source has several (gpsd's `device`, such
   /// as `/dev/ttyUSB0`); `nil` for a source that is one receiver.

@@ -28,6 +28,8 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidSource
   }
 
+  /// What kind of failure: tells ``Code/denied`` (final) from ``Code/locationUnknown``
+  /// (transient) from the rest.
   public var code: Code
   /// A sentence for the user: what happened, to which source, and what to do if anything.
   public var message: String

@@ -105,6 +105,7 @@ public struct TrackOdometer: Sendable {
   /// Seconds spent moving (the steps that end or begin moving included, and bridged fix
   /// losses), and seconds standing (fix losses that were not bridged included).
   public private(set) var movingTime = 0.0
+  /// Seconds standing still (fix losses that were not bridged included).
   public private(set) var stoppedTime = 0.0
 
   private var first: TrackPoint?

@@ -38,7 +38,10 @@ public indirect enum LocationEvent: Sendable, Equatable {
   // Indirect: an event is one reference, so that handing it from the source's thread to
   // the callback queue (a list, a closure, a dispatch block) retains it instead of
   // copying two locations each time.
+  /// A location that passed the filters, and the one delivered before it (`nil` first).
   case update(Location, previous: Location?)
+  /// An error: ``LocationError/Code/denied`` is final and ends the sequence,
+  /// ``LocationError/Code/locationUnknown`` is transient.
   case failure(LocationError)
   /// A movement transition, when the manager has a ``LocationManager/movementRecognizer``.
   case movement(MovementEvent)
@@ -60,9 +63,13 @@ public enum HeadingFilter {
 public enum LocationAccuracy {
   /// No bar: every fix with a position is delivered.
   public static let best = -1.0
+  /// Fixes within 10 m (1 sigma).
   public static let nearestTenMeters = 10.0
+  /// Fixes within 100 m.
   public static let hundredMeters = 100.0
+  /// Fixes within 1 km.
   public static let kilometer = 1000.0
+  /// Fixes within 3 km.
   public static let threeKilometers = 3000.0
 }
 

@@ -43,9 +43,12 @@ public struct Trip: Sendable, Equatable {
 
 /// A transition of a movement recogniser, with the trip it concerns.
 public struct MovementEvent: Sendable, Equatable {
+  /// The transition: began, changed, ended or cancelled.
   public var state: MovementState
+  /// The trip so far (for ``MovementState/ended``, the whole trip).
   public var trip: Trip
 
+  /// An event of `state` for `trip`.
   public init(state: MovementState, trip: Trip) {
     self.state = state
     self.trip = trip

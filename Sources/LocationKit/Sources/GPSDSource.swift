@@ -27,13 +27,16 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
   // `reader` (itself safe); libgps's gps_data_t is allocated and used on the reading
   // thread alone.
 
+  /// gpsd's host name or address.
   public let host: String
+  /// gpsd's TCP port (2947 by default).
   public let port: UInt16
   /// A device to watch (`/dev/ttyUSB0`); `nil` watches every device gpsd has.
   public let device: String?
   public let name: String
-  /// Reconnection delays.
+  /// The first delay before reconnecting, seconds; it doubles with each failure.
   public let initialBackoff: Double
+  /// The longest delay between reconnection attempts, seconds.
   public let maximumBackoff: Double
   /// After this many seconds without a report, the watch is asked for again.
   public let rewatchInterval: Double

@@ -54,6 +54,7 @@ public struct SkyView: Sendable, Equatable {
   /// The device, for a source with several (gpsd).
   public var device: String?
 
+  /// A sky view; `nil` and empty for what the cycle did not give.
   public init(
     timestamp: Timestamp? = nil, timeOfDay: TimeOfDay? = nil, satellites: [SatelliteInfo] = [],
     satellitesUsed: Int? = nil, device: String? = nil

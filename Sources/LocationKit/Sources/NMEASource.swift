@@ -21,9 +21,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
 
   /// Where the bytes come from.
   public enum Transport: Sendable, Equatable {
+    /// A log file (or a FIFO named as a file), read to its end.
     case file(path: String)
+    /// Standard input: live when it is a pipe, terminal or socket.
     case standardInput
+    /// A serial receiver at `baud` (raw mode), reopened when it goes away.
     case serial(path: String, baud: Int)
+    /// An NMEA stream over TCP, reconnected with backoff.
     case tcp(host: String, port: UInt16)
     /// Datagrams sent to `port`: on every interface with no `host`, else to that address
     /// or multicast group (see ``SourceAddress/udp(host:port:)``).
@@ -32,19 +36,22 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
 
   /// How the source reads.
   public struct Options: Sendable {
+    /// How the decoder reads the bytes (a date for dateless logs, strict checksums, ...).
     public var decoder = NMEADecoder.Options()
     /// For log files: replay at this multiple of the log's own pace (1 is real time);
     /// `nil` reads as fast as possible.
     public var replaySpeed: Double?
     /// For live sources: deliver a pending cycle after this many seconds without bytes.
     public var idleCompletion = 0.25
-    /// Reconnection delays for serial and TCP sources.
+    /// The first delay before a serial or TCP source reconnects, seconds; it doubles with
+    /// each failure.
     public var initialBackoff = 0.25
+    /// The longest delay between reconnection attempts, seconds.
     public var maximumBackoff = 8.0
     /// Called on the reading thread for every rejected line (for `--verbose`).
     public var onRejection: (@Sendable (Rejection) -> Void)?
     /// Called on the reading thread with every accepted sentence as it came (checksum and
-    /// CRLF included), when the decoder ``NMEADecoder/Options/passesThrough``.
+    /// CRLF included), when the decoder ``/NMEA/NMEADecoder/Options/passesThrough``.
     public var onSentence: (@Sendable ([UInt8]) -> Void)?
 
     /// For log files read as fast as possible: how many threads decode a file of at least
@@ -62,7 +69,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     }
   }
 
+  /// Where the bytes come from.
   public let transport: Transport
+  /// How the source reads them.
   public let options: Options
   public let name: String
 

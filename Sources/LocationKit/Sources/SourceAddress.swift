@@ -5,21 +5,27 @@
 /// A SOURCE as users write it, parsed: `-`, a path, `/dev/ttyUSB0`, `tcp://host:port`,
 /// `udp://[host][:port]`, `gpsd://host:port[/device]`.
 public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
+  /// `-`: standard input.
   case standardInput
+  /// A path that is not a terminal device: a log file, a FIFO.
   case file(path: String)
+  /// A terminal device: a serial receiver (`/dev/ttyUSB0`, `/dev/ttyACM0`).
   case serial(path: String)
+  /// `tcp://host:port`: an NMEA stream over TCP.
   case tcp(host: String, port: UInt16)
   /// NMEA datagrams to `port` (10110 by default, the marine convention): on every
   /// interface (broadcasts included) with no `host`, else sent to `host`, which may be a
   /// multicast group to join or the broadcast address.
   case udp(host: String?, port: UInt16)
+  /// `gpsd://host:port[/device]`: gpsd, through libgps; every device it has, or one.
   case gpsd(host: String, port: UInt16, device: String?)
 
   /// gpsd's port.
   public static let gpsdDefaultPort: UInt16 = 2947
 
-  /// Parses a SOURCE; a path is a serial receiver when it is a terminal device (see
-  /// ``isSerialDevice(_:)``), otherwise a file.
+  /// Parses a SOURCE; a path is a serial receiver when it is a terminal device (a USB or
+  /// UART serial port, a pseudo-terminal), otherwise a file, whatever its name; a path
+  /// under `/dev/` that does not exist yet is a receiver not plugged in yet.
   public init(_ text: String) throws(LocationError) {
     if text == "-" {
       self = .standardInput

@@ -37,6 +37,9 @@ public struct AttitudeEstimator: Sendable {
   private var lastSensorAttitudeTime: Double?
   private var sawAccelerometer = false
 
+  /// An estimator that knows nothing yet: its first accelerometer (or quaternion) reading
+  /// starts the estimate. Both arguments are seconds (see ``gravityTimeConstant`` and
+  /// ``maximumGap``).
   public init(gravityTimeConstant: Double = 0.5, maximumGap: Double = 1) {
     self.gravityTimeConstant = gravityTimeConstant
     self.maximumGap = maximumGap

@@ -1,7 +1,11 @@
 /// The device's attitude with gravity and the user's acceleration apart, as Core Motion's
 /// `CMDeviceMotion`.
 public struct DeviceMotion: Sendable, Equatable {
+  /// The time of the reading that completed it, seconds (see ``SensorReading/time``); for
+  /// gpsd's ATT, when the report arrived.
   public var timestamp: Double
+  /// How the device is turned relative to the East-North-Up reference frame, whose
+  /// ``MotionAttitude/referenceFrame`` says whether north is magnetic, true or arbitrary.
   public var attitude: MotionAttitude
   /// rad/s, from the gyroscope; `nil` without one.
   public var rotationRate: MotionVector?

@@ -18,6 +18,8 @@ public struct MotionAttitude: Sendable, Equatable {
   /// What the reference frame's y axis points at.
   public var referenceFrame: ReferenceFrame
 
+  /// The attitude `quaternion` (device → reference, expected to be a unit quaternion; it
+  /// is stored as given) describes in `referenceFrame`.
   public init(quaternion: Quaternion, referenceFrame: ReferenceFrame) {
     self.quaternion = quaternion
     self.referenceFrame = referenceFrame

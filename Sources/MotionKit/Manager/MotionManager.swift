@@ -50,7 +50,11 @@ public final class MotionManager: Sendable {
     var timer: (any DispatchSourceTimer)?
   }
 
+  /// The source the manager reads: started when the first update starts (restarted when a
+  /// live source must read more sensors or faster), stopped when the last one stops.
   public let source: any MotionSource
+  /// The queue delegate callbacks run on, one at a time and in order: the one given to
+  /// ``init(source:callbackQueue:)``, or a private serial queue.
   public let callbackQueue: DispatchQueue
   private let state = Locked(State())
   private let timerQueue = DispatchQueue(label: "whereami.motion-manager.timer")
@@ -139,34 +143,82 @@ public final class MotionManager: Sendable {
 
   // MARK: Latest values
 
+  /// The latest accelerometer reading the source gave, whatever the delivery interval;
+  /// `nil` until one comes, kept after updates stop. Readings in a source's own units
+  /// (gpsd's) do not count.
   public var accelerometerData: AccelerometerData? { state.withLock { $0.accelerometerData } }
+  /// The latest gyroscope reading, whatever the delivery interval; `nil` until one comes,
+  /// kept after updates stop. Readings in a source's own units (gpsd's) do not count.
   public var gyroData: GyroData? { state.withLock { $0.gyroData } }
+  /// The latest magnetometer reading, whatever the delivery interval; `nil` until one
+  /// comes, kept after updates stop. Readings in a source's own units (gpsd's) do not count.
   public var magnetometerData: MagnetometerData? { state.withLock { $0.magnetometerData } }
+  /// The latest device motion (from the readings, or from gpsd's reported attitude),
+  /// whatever the delivery interval; `nil` until one is known, kept after updates stop.
   public var deviceMotion: DeviceMotion? { state.withLock { $0.deviceMotion } }
+  /// The latest heading delivered to heading updates (past ``headingFilter`` and the
+  /// interval); `nil` until one is, and again when updates start afresh.
   public var heading: Heading? { state.withLock { $0.heading } }
 
   /// The updates running.
   public var activeUpdates: Set<MotionUpdate> { state.withLock { $0.active } }
+  /// Whether accelerometer updates run (`false` again once they stop or a final error
+  /// ends them).
   public var isAccelerometerActive: Bool { activeUpdates.contains(.accelerometer) }
+  /// Whether gyroscope updates run (`false` again once they stop or a final error ends
+  /// them).
   public var isGyroActive: Bool { activeUpdates.contains(.gyro) }
+  /// Whether magnetometer updates run (`false` again once they stop or a final error ends
+  /// them).
   public var isMagnetometerActive: Bool { activeUpdates.contains(.magnetometer) }
+  /// Whether device-motion updates run (`false` again once they stop or a final error
+  /// ends them).
   public var isDeviceMotionActive: Bool { activeUpdates.contains(.deviceMotion) }
 
   // MARK: Starting and stopping
 
+  /// Starts accelerometer updates, and the source if nothing ran: readings arrive through
+  /// ``MotionManagerDelegate/motionManager(_:didUpdateAccelerometer:)`` and ``updates``,
+  /// at most one per ``accelerometerUpdateInterval``. Calling it again while they run is
+  /// harmless (a live source restarts only for an interval shortened since).
   public func startAccelerometerUpdates() { start([.accelerometer]) }
+  /// Stops accelerometer updates; the source stops when no other kind runs (see
+  /// ``stop(_:)``). Harmless when they are not running.
   public func stopAccelerometerUpdates() { stop([.accelerometer]) }
+  /// Starts gyroscope updates, and the source if nothing ran: readings arrive through
+  /// ``MotionManagerDelegate/motionManager(_:didUpdateGyro:)`` and ``updates``, at most
+  /// one per ``gyroUpdateInterval``. Calling it again while they run is harmless.
   public func startGyroUpdates() { start([.gyro]) }
+  /// Stops gyroscope updates; the source stops when no other kind runs (see ``stop(_:)``).
+  /// Harmless when they are not running.
   public func stopGyroUpdates() { stop([.gyro]) }
+  /// Starts magnetometer updates, and the source if nothing ran: readings arrive through
+  /// ``MotionManagerDelegate/motionManager(_:didUpdateMagnetometer:)`` and ``updates``, at
+  /// most one per ``magnetometerUpdateInterval``. Calling it again while they run is
+  /// harmless.
   public func startMagnetometerUpdates() { start([.magnetometer]) }
+  /// Stops magnetometer updates; the source stops when no other kind runs (see
+  /// ``stop(_:)``). Harmless when they are not running.
   public func stopMagnetometerUpdates() { stop([.magnetometer]) }
+  /// Starts device-motion updates (attitude, gravity and user acceleration, see
+  /// ``AttitudeEstimator``), and the source if nothing ran: they arrive through
+  /// ``MotionManagerDelegate/motionManager(_:didUpdateDeviceMotion:)`` and ``updates``, at
+  /// most one per ``deviceMotionUpdateInterval``. They come from an accelerometer, a
+  /// quaternion sensor or gpsd's reported attitude; a missing gyroscope or magnetometer is
+  /// not an error. Calling it again while they run is harmless.
   public func startDeviceMotionUpdates() { start([.deviceMotion]) }
+  /// Stops device-motion updates; the source stops when no other kind runs (see
+  /// ``stop(_:)``). Harmless when they are not running.
   public func stopDeviceMotionUpdates() { stop([.deviceMotion]) }
-  /// Headings from the attitude (``Heading``, as the location manager's).
+  /// Headings from the attitude (``/LocationKit/Heading``, as the location manager's).
   public func startHeadingUpdates() { start([.heading]) }
+  /// Stops heading updates; the source stops when no other kind runs (see ``stop(_:)``).
+  /// Harmless when they are not running.
   public func stopHeadingUpdates() { stop([.heading]) }
   /// Shake recognition: ``MotionManagerDelegate/motionBegan(_:shake:)`` and its siblings.
   public func startShakeUpdates() { start([.shake]) }
+  /// Stops shake recognition; the source stops when no other kind runs (see
+  /// ``stop(_:)``). Harmless when it is not running.
   public func stopShakeUpdates() { stop([.shake]) }
 
   /// Starts several kinds at once, so that none misses the source's first readings.

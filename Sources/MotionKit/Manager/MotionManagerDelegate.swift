@@ -43,17 +43,45 @@ extension MotionManagerDelegate {
 
 /// One thing a motion manager reports, for ``MotionManager/updates``.
 public enum MotionEvent: Sendable, Equatable {
+  /// An accelerometer reading, at most one per
+  /// ``MotionManager/accelerometerUpdateInterval``, while accelerometer updates run.
   case accelerometer(AccelerometerData)
+  /// A gyroscope reading, at most one per ``MotionManager/gyroUpdateInterval``, while
+  /// gyroscope updates run.
   case gyro(GyroData)
+  /// A magnetometer reading, at most one per ``MotionManager/magnetometerUpdateInterval``,
+  /// while magnetometer updates run.
   case magnetometer(MagnetometerData)
+  /// The attitude with gravity and user acceleration, at most one per
+  /// ``MotionManager/deviceMotionUpdateInterval``, while device-motion updates run.
   indirect case deviceMotion(DeviceMotion)
+  /// A heading from the attitude (or gpsd's ATT), past ``MotionManager/headingFilter``,
+  /// while heading updates run.
   indirect case heading(Heading)
+  /// A reading whose unit the source does not know (gpsd's ATT acceleration, rotation and
+  /// field), while the updates of its kind run (an attitude's: device motion).
   case deviceUnits(SensorReading)
+  /// A shake's transition (began, ended or cancelled), while shake updates run.
   case shake(ShakeEvent)
+  /// An error, whichever updates run; after a final one (``MotionError/isFinal``) updates
+  /// stop and the sequence ends.
   case failure(MotionError)
 }
 
 /// The kinds of update a motion manager runs.
 public enum MotionUpdate: String, Sendable, Hashable, CaseIterable {
-  case accelerometer, gyro, magnetometer, deviceMotion, heading, shake
+  /// Accelerometer readings (``MotionManager/startAccelerometerUpdates()``).
+  case accelerometer
+  /// Gyroscope readings (``MotionManager/startGyroUpdates()``).
+  case gyro
+  /// Magnetometer readings (``MotionManager/startMagnetometerUpdates()``).
+  case magnetometer
+  /// Device motion: attitude, gravity and user acceleration
+  /// (``MotionManager/startDeviceMotionUpdates()``).
+  case deviceMotion
+  /// Headings from the attitude (``MotionManager/startHeadingUpdates()``).
+  case heading
+  /// Shake recognition on every accelerometer reading
+  /// (``MotionManager/startShakeUpdates()``).
+  case shake
 }

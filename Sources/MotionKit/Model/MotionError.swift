@@ -3,6 +3,8 @@
 /// As on the location side, ``Code/denied`` is final, ``Code/unknown`` is transient
 /// (readings resume by themselves), and the rest name what went wrong with the source.
 public struct MotionError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What kind of failure it is, which sets whether it is final by default (see each
+  /// case).
   public enum Code: String, Sendable, Equatable, CaseIterable {
     /// A sensor file, device or daemon refused us (EACCES, EPERM). Final.
     case denied
@@ -25,6 +27,7 @@ public struct MotionError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSource
   }
 
+  /// What kind of failure it is.
   public var code: Code
   /// A sentence for the user: which source, which file or line, and why.
   public var message: String
@@ -33,6 +36,10 @@ public struct MotionError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The sensor it concerns, when it concerns one.
   public var sensor: SensorKind?
 
+  /// An error of `code` with the user's `message`. `final` overrides the code's default:
+  /// final for ``Code/denied``, ``Code/sourceEnded``, ``Code/sourceNotFound`` and
+  /// ``Code/invalidSource``, transient for the others. `sensor` names the sensor it
+  /// concerns, if one.
   public init(_ code: Code, _ message: String, final: Bool? = nil, sensor: SensorKind? = nil) {
     self.code = code
     self.message = message

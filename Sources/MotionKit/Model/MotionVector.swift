@@ -5,16 +5,21 @@
 /// with the device in its natural orientation in front of you, x points right, y points
 /// up (to the top of the screen) and z out of the screen, towards you.
 public struct MotionVector: Sendable, Equatable, Hashable, CustomStringConvertible {
+  /// The component along the device's x axis, towards its right side.
   public var x: Double
+  /// The component along the device's y axis, towards its top.
   public var y: Double
+  /// The component along the device's z axis, out of the screen towards you.
   public var z: Double
 
+  /// A vector of the given components, in the unit of what it measures.
   public init(x: Double, y: Double, z: Double) {
     self.x = x
     self.y = y
     self.z = z
   }
 
+  /// The zero vector: no acceleration, rotation or field.
   public static let zero = MotionVector(x: 0, y: 0, z: 0)
 
   /// The Euclidean length.
@@ -30,17 +35,22 @@ public struct MotionVector: Sendable, Equatable, Hashable, CustomStringConvertib
     return self * (1 / length)
   }
 
+  /// Whether every component is finite: no NaN (a missing axis) and no infinity.
   public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 
+  /// The component-wise sum.
   public static func + (a: MotionVector, b: MotionVector) -> MotionVector {
     MotionVector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z)
   }
+  /// The component-wise difference, `a` minus `b`.
   public static func - (a: MotionVector, b: MotionVector) -> MotionVector {
     MotionVector(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z)
   }
+  /// `a` with each component multiplied by `factor`.
   public static func * (a: MotionVector, factor: Double) -> MotionVector {
     MotionVector(x: a.x * factor, y: a.y * factor, z: a.z * factor)
   }
+  /// The vector of the same length pointing the opposite way.
   public static prefix func - (a: MotionVector) -> MotionVector { MotionVector(x: -a.x, y: -a.y, z: -a.z) }
 
   /// The dot product.

@@ -8,11 +8,17 @@
 /// An attitude quaternion rotates vectors given in the device's axes into the reference
 /// frame's: `q.rotate(v)` is q·v·q*.
 public struct Quaternion: Sendable, Equatable, Hashable {
+  /// The vector part's x component: for a unit quaternion, the rotation axis's x times
+  /// sin(angle / 2).
   public var x: Double
+  /// The vector part's y component: the rotation axis's y times sin(angle / 2).
   public var y: Double
+  /// The vector part's z component: the rotation axis's z times sin(angle / 2).
   public var z: Double
+  /// The scalar part: cos(angle / 2) for a unit quaternion.
   public var w: Double
 
+  /// A quaternion of the given parts, as given: not normalized (see ``normalized``).
   public init(x: Double, y: Double, z: Double, w: Double) {
     self.x = x
     self.y = y
@@ -53,6 +59,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     self = normalized ?? .identity
   }
 
+  /// The length √(x² + y² + z² + w²): 1 for a rotation.
   public var norm: Double { (x * x + y * y + z * z + w * w).squareRoot() }
 
   /// The quaternion scaled to norm 1, with w ≥ 0 (q and −q are the same rotation);
@@ -109,10 +116,27 @@ public struct Quaternion: Sendable, Equatable, Hashable {
 /// `CMRotationMatrix`. An attitude's matrix takes device axes to reference axes:
 /// reference = M · device; its columns are the device's axes seen in the reference frame.
 public struct RotationMatrix: Sendable, Equatable, Hashable {
-  public var m11, m12, m13: Double
-  public var m21, m22, m23: Double
-  public var m31, m32, m33: Double
+  /// Row 1, column 1: in an attitude's matrix, the east component of the device's x axis.
+  public var m11: Double
+  /// Row 1, column 2: in an attitude's matrix, the east component of the device's y axis.
+  public var m12: Double
+  /// Row 1, column 3: in an attitude's matrix, the east component of the device's z axis.
+  public var m13: Double
+  /// Row 2, column 1: in an attitude's matrix, the north component of the device's x axis.
+  public var m21: Double
+  /// Row 2, column 2: in an attitude's matrix, the north component of the device's y axis.
+  public var m22: Double
+  /// Row 2, column 3: in an attitude's matrix, the north component of the device's z axis.
+  public var m23: Double
+  /// Row 3, column 1: in an attitude's matrix, the up component of the device's x axis.
+  public var m31: Double
+  /// Row 3, column 2: in an attitude's matrix, the up component of the device's y axis.
+  public var m32: Double
+  /// Row 3, column 3: in an attitude's matrix, the up component of the device's z axis.
+  public var m33: Double
 
+  /// The matrix of the given entries, rows first; not checked to be a rotation (see
+  /// ``isRotation(tolerance:)``).
   public init(
     m11: Double, m12: Double, m13: Double, m21: Double, m22: Double, m23: Double, m31: Double, m32: Double,
     m33: Double
@@ -127,9 +151,12 @@ public struct RotationMatrix: Sendable, Equatable, Hashable {
     self.init(m11: a.x, m12: a.y, m13: a.z, m21: b.x, m22: b.y, m23: b.z, m31: c.x, m32: c.y, m33: c.z)
   }
 
+  /// The identity matrix: no rotation.
   public static let identity = RotationMatrix(
     rows: .init(x: 1, y: 0, z: 0), .init(x: 0, y: 1, z: 0), .init(x: 0, y: 0, z: 1))
 
+  /// The product M · v: for an attitude's matrix, the device-axes vector `v` in reference
+  /// axes.
   public static func * (m: RotationMatrix, v: MotionVector) -> MotionVector {
     MotionVector(
       x: m.m11 * v.x + m.m12 * v.y + m.m13 * v.z,
@@ -137,6 +164,8 @@ public struct RotationMatrix: Sendable, Equatable, Hashable {
       z: m.m31 * v.x + m.m32 * v.y + m.m33 * v.z)
   }
 
+  /// The matrix with rows and columns swapped: for a rotation, its inverse (reference axes
+  /// back to device axes).
   public var transposed: RotationMatrix {
     RotationMatrix(m11: m11, m12: m21, m13: m31, m21: m12, m22: m22, m23: m32, m31: m13, m32: m23, m33: m33)
   }

@@ -31,7 +31,12 @@ public struct SensorReading: Sendable, Equatable {
   /// Seconds: since the Unix epoch for live sensors and logs that record it, or from any
   /// origin a log chose; only differences matter to pacing and filters.
   public var time: Double
+  /// The sensor it comes from, which sets the unit of ``vector``.
   public var sensor: SensorKind
+  /// The value along the device's axes: g, rad/s or µT by ``sensor``, or for
+  /// ``SensorKind/attitude`` the quaternion's vector part, with the scalar part in ``w``.
+  /// In a ``MotionSourceEvent/deviceUnits(_:)`` reading it is in the source's own unit,
+  /// NaN for an axis the source did not send.
   public var vector: MotionVector
   /// The quaternion's scalar part, for ``SensorKind/attitude``.
   public var w: Double?
@@ -39,6 +44,8 @@ public struct SensorReading: Sendable, Equatable {
   /// several.
   public var device: String?
 
+  /// A reading of `sensor` at `time` (seconds); `w` is the quaternion's scalar part, for
+  /// an attitude reading only, and `device` the device, for a source with several.
   public init(time: Double, sensor: SensorKind, vector: MotionVector, w: Double? = nil, device: String? = nil) {
     self.time = time
     self.sensor = sensor
@@ -59,6 +66,7 @@ public let standardGravity = 9.80665
 
 /// The accelerometer's latest reading.
 public struct AccelerometerData: Sendable, Equatable {
+  /// When it was read, seconds (see ``SensorReading/time``).
   public var timestamp: Double
   /// g, gravity included: a device at rest reads 1 g towards the ground (lying face up,
   /// z ≈ −1 g), as Core Motion does and as Linux drivers with a correct mount matrix do
@@ -68,6 +76,7 @@ public struct AccelerometerData: Sendable, Equatable {
 
 /// The gyroscope's latest reading.
 public struct GyroData: Sendable, Equatable {
+  /// When it was read, seconds (see ``SensorReading/time``).
   public var timestamp: Double
   /// rad/s about the device's x, y and z axes, right-handed.
   public var rotationRate: MotionVector
@@ -75,6 +84,7 @@ public struct GyroData: Sendable, Equatable {
 
 /// The magnetometer's latest reading.
 public struct MagnetometerData: Sendable, Equatable {
+  /// When it was read, seconds (see ``SensorReading/time``).
   public var timestamp: Double
   /// µT, uncalibrated: as the sensor reports it, hard-iron offsets included.
   public var magneticField: MotionVector

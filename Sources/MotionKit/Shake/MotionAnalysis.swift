@@ -4,12 +4,18 @@
 /// delivery intervals. One value, so that a test or a program reading a log gets exactly
 /// what the manager reports.
 public struct MotionAnalysis: Sendable {
+  /// The estimator every reading goes through, which gives the device motion.
   public var estimator: AttitudeEstimator
+  /// The shake recogniser each accelerometer reading goes to, with the estimate's user
+  /// acceleration (zero before there is one) and a gyroscope rate at most 0.5 s old,
+  /// while ``recognizesShakes``.
   public var recognizer: ShakeRecognizer
   /// Whether shakes are looked for.
   public var recognizesShakes: Bool
   private var lastRotation: (time: Double, rate: MotionVector)?
 
+  /// An analysis through `estimator` and `recognizer` (by default fresh ones with default
+  /// settings), looking for shakes unless `recognizesShakes` is `false`.
   public init(
     estimator: AttitudeEstimator = AttitudeEstimator(), recognizer: ShakeRecognizer = ShakeRecognizer(),
     recognizesShakes: Bool = true

@@ -22,18 +22,32 @@
 public struct ShakeRecognizer: Sendable {
   /// The thresholds and times; every one can be changed.
   public struct Options: Sendable, Equatable {
+    /// The user acceleration, g, that starts a peak when exceeded on any axis (1.5); the
+    /// peak lasts until it falls below half of it.
     public var lightThreshold = 1.5
+    /// The user acceleration, g, at or over which a peak makes the shake strong (2.0).
     public var strongThreshold = 2.0
+    /// How many peaks within ``window`` make a sequence a shake (5).
     public var peaks = 5
+    /// Seconds within which peaks count together (1.5); a sequence that is not a shake
+    /// twice this long after its first peak is cancelled.
     public var window = 1.5
+    /// Seconds after the last peak ended at which a sequence ends or is cancelled (0.5).
     public var quietTime = 0.5
+    /// The standard deviation, g, on every axis of the smoothed raw acceleration below
+    /// which the device counts as at rest (0.004).
     public var restDeviation = 0.004
+    /// The rotation rate, rad/s on any axis, below which the device may count as at rest
+    /// (0.1), when a gyroscope reports.
     public var restRotation = 0.1
+    /// Seconds of readings the rest test looks back over (0.3).
     public var restDuration = 0.3
 
+    /// The default options, as each property states.
     public init() {}
   }
 
+  /// The thresholds and times in use; a change applies from the next reading.
   public var options: Options
 
   private struct Sequence {
@@ -57,6 +71,7 @@ public struct ShakeRecognizer: Sendable {
   /// The smoothing's time constant, seconds.
   static let restSmoothing = 0.03
 
+  /// A recogniser with `options` and no sequence under way.
   public init(options: Options = Options()) { self.options = options }
 
   /// Whether a shake (or a sequence that may become one) is under way.
@@ -181,15 +196,25 @@ public struct ShakeRecognizer: Sendable {
 
 /// A shake's transition.
 public struct ShakeEvent: Sendable, Equatable {
+  /// Which transition it is, as a gesture recogniser's states.
   public enum Phase: String, Sendable, Equatable {
-    case began, ended, cancelled
+    /// A second peak came within the window: a sequence that may become a shake.
+    case began
+    /// A sequence that became a shake is over: its peaks stopped and the device is not at
+    /// rest.
+    case ended
+    /// A sequence ended without a shake, or the device was put down, or the source ended
+    /// (see ``ShakeEvent/cancelReason``).
+    case cancelled
   }
+  /// How hard a shake is, by its strongest peak so far.
   public enum Strength: String, Sendable, Equatable {
     /// Every peak under the strong threshold.
     case light
     /// A peak at or over the strong threshold (2.0 g).
     case strong
   }
+  /// Why a sequence was cancelled.
   public enum CancelReason: String, Sendable, Equatable {
     /// The peaks stopped before there were enough of them for a shake.
     case incomplete
@@ -199,6 +224,7 @@ public struct ShakeEvent: Sendable, Equatable {
     case sourceEnded = "source ended"
   }
 
+  /// Which transition this is.
   public var phase: Phase
   /// When the transition was recognised (the reading's time).
   public var time: Double
@@ -210,6 +236,8 @@ public struct ShakeEvent: Sendable, Equatable {
   public var peaks: Int
   /// The largest user acceleration on any axis, g.
   public var peakAcceleration: Double
+  /// Light or strong, by whether a peak so far reached
+  /// ``ShakeRecognizer/Options/strongThreshold``.
   public var strength: Strength
   /// Why it was cancelled.
   public var cancelReason: CancelReason?

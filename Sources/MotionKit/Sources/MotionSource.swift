@@ -16,6 +16,8 @@ public enum MotionSourceEvent: Sendable {
 /// Heading, pitch and roll as a receiver reported them, degrees; `nil` for what it did
 /// not send.
 public struct ReportedAttitude: Sendable, Equatable {
+  /// When it was reported, seconds: for gpsd, when the report arrived (since the Unix
+  /// epoch); in a log, its time column.
   public var time: Double
   /// Degrees clockwise from true north.
   public var heading: Double?
@@ -28,6 +30,8 @@ public struct ReportedAttitude: Sendable, Equatable {
   /// The device, for a source with several.
   public var device: String?
 
+  /// An attitude reported at `time` (seconds); the angles are degrees, `nil` for what the
+  /// receiver did not send.
   public init(
     time: Double, heading: Double? = nil, pitch: Double? = nil, roll: Double? = nil, dip: Double? = nil,
     device: String? = nil

@@ -5,8 +5,13 @@ import LocationKit
 /// device's), `gpsd://[HOST][:PORT][/DEVICE]` (gpsd's ATT reports), `FILE.csv` or `-`
 /// (a recorded sensor log, ``MotionLog``).
 public enum MotionSourceAddress: Sendable, Equatable, CustomStringConvertible {
+  /// The kernel's IIO sensors under `root`: ``IIOSource/systemRoot`` for `iio`, else the
+  /// directory (or one device's directory) `iio:PATH` names.
   case iio(root: String)
+  /// gpsd's ATT reports from the daemon at `host`:`port`, from one `device` or, when it is
+  /// `nil`, from every device gpsd has.
   case gpsd(host: String, port: UInt16, device: String?)
+  /// A recorded sensor log (``MotionLog``) at `path`, or `-` for standard input.
   case log(path: String)
 
   /// Parses `text`; an unknown form is ``MotionError/Code/invalidSource``.

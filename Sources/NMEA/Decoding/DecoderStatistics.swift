@@ -24,6 +24,7 @@ public struct DecoderStatistics: Sendable, Equatable {
   public private(set) var rejectedByReason: [Int] = Array(repeating: 0, count: RejectionReason.allCases.count)
   /// Cycles merged into fixes, and those of them with a position.
   public var cycles = 0
+  /// Fixes delivered with a usable position (``Fix/hasPosition``).
   public var fixesWithPosition = 0
 
   /// Creates empty statistics.

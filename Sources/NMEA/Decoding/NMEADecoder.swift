@@ -2,11 +2,13 @@ import Geodesy
 
 /// A piece of input that was skipped, where it was and why.
 public struct Rejection: Sendable, Equatable, CustomStringConvertible {
+  /// Why the input was skipped.
   public var reason: RejectionReason
   /// The 1-based line of the input.
   public var line: Int
   /// For malformed fields: the sentence's address and the field at fault.
   public var address: SentenceAddress?
+  /// The field at fault, for ``RejectionReason/malformedFields``; `nil` for other reasons.
   public var fieldError: FieldError?
   /// The sentence's text and checksums, when it was framed.
   public var detail: RejectionDetail?
@@ -57,7 +59,7 @@ public struct NMEADecoder {
     /// checksum and a CRLF: `print --nmea`.
     public var passesThrough = false
     /// The geoid model for receivers that give no geoid separation: EGM96 from Debian's
-    /// `proj-data` when it is installed (``GeoidGrid/installedEGM96``), `nil` for none.
+    /// `proj-data` when it is installed (``/Geodesy/GeoidGrid/installedEGM96``), `nil` for none.
     public var geoid: GeoidGrid? = try? GeoidGrid.installedEGM96.get()
     /// Keep the satellites in view (GSV) and their used flags (GSA) and give them with
     /// each fix (``Fix/satellites``). A reader that never looks at them (`summary`)
@@ -77,6 +79,8 @@ public struct NMEADecoder {
     }
   }
 
+  /// What the decoder has counted so far: bytes, lines, sentences by kind, rejections by
+  /// reason, cycles.
   public package(set) var statistics = DecoderStatistics()
   private var framer: SentenceFramer
   private var assembler: FixAssembler

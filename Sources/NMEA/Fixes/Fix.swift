@@ -13,8 +13,14 @@ public struct Fix: Sendable, Equatable {
   @PackedDouble public var latitude: Double?
   /// Degrees east, WGS84.
   @PackedDouble public var longitude: Double?
+  /// The fix dimension: ``FixMode/noFix`` without a position, 3D with an altitude or a 3D
+  /// GSA, otherwise 2D or the mode recently stated (see ``FixAssembler``).
   public var mode: FixMode
+  /// How the position was obtained: GGA's quality, unless it is missing or invalid and an FAA
+  /// mode (RMC, GLL, GNS) or a `$PUBX,00`/`$PASHR,POS` status implies another; `nil` when no
+  /// sentence gives one.
   public var quality: FixQuality?
+  /// The NMEA 4.10 navigational status (RMC, GNS); `nil` when the receiver sends none.
   public var navigationalStatus: NavigationalStatus?
   /// Metres above mean sea level.
   @PackedDouble public var altitudeMSL: Double?
@@ -38,20 +44,26 @@ public struct Fix: Sendable, Equatable {
   @PackedDouble public var climb: Double?
   /// True heading, degrees (HDT).
   @PackedDouble public var heading: Double?
+  /// The cycle's dilutions of precision (GSA, GGA, GNS, `$PUBX,00`, `$PASHR,POS`); each is
+  /// `nil` when no sentence gave it.
   public var dop: DilutionOfPrecision
   /// The number of satellites used, as the receiver reported it (GGA or GNS) or counted
   /// from GSA.
   public var satellitesUsed: Int?
   /// The satellites in view from the latest complete GSV reports, with used flags.
   public var satellites: [SatelliteInfo]
+  /// The receiver's GST error statistics for this cycle's time; `nil` without a GST.
   public var errorStatistics: ErrorStatistics?
   /// 1-sigma horizontal radius, metres (see ``AccuracySource``); `nil` when unknown.
   @PackedDouble public var horizontalAccuracy: Double?
   /// 1-sigma vertical error, metres; `nil` when unknown.
   @PackedDouble public var verticalAccuracy: Double?
+  /// Where ``horizontalAccuracy`` and ``verticalAccuracy`` came from; `nil` when there are
+  /// none.
   public var accuracySource: AccuracySource?
   /// Seconds since the last differential correction.
   @PackedDouble public var differentialAge: Double?
+  /// The differential reference station's ID (GGA, GNS); `nil` when not given.
   public var differentialStation: Int?
 
   /// Creates an empty cycle at a time of day.

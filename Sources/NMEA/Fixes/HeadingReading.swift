@@ -20,6 +20,7 @@ public struct HeadingReading: Sendable, Equatable {
   /// Degrees east of true north that magnetic north lies, as used between the two
   /// headings.
   public var declination: Double?
+  /// Where ``declination`` came from; `nil` when none was applied.
   public var declinationSource: DeclinationSource?
   /// The heading's 1-sigma uncertainty, degrees, when the sensor states one.
   public var accuracy: Double?
@@ -31,6 +32,7 @@ public struct HeadingReading: Sendable, Equatable {
   public var pitch: Double?
   /// 1-sigma degrees.
   public var rollAccuracy: Double?
+  /// The pitch's 1-sigma uncertainty, degrees (`$PASHR`); `nil` when the sensor states none.
   public var pitchAccuracy: Double?
   /// Metres, up positive.
   public var heave: Double?

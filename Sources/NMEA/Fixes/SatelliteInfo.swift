@@ -32,8 +32,11 @@ public struct SatelliteInfo: Sendable, Equatable {
 
 /// Dilutions of precision: how the satellites' geometry magnifies range errors.
 public struct DilutionOfPrecision: Sendable, Equatable {
+  /// Position (3D) dilution of precision, PDOP; `nil` when unknown.
   @PackedDouble public var position: Double?
+  /// Horizontal dilution of precision, HDOP; `nil` when unknown.
   @PackedDouble public var horizontal: Double?
+  /// Vertical dilution of precision, VDOP; `nil` when unknown.
   @PackedDouble public var vertical: Double?
 
   /// Creates a set of DOPs.
@@ -46,13 +49,19 @@ public struct DilutionOfPrecision: Sendable, Equatable {
 
 /// The receiver's own error statistics for a fix (from GST), 1-sigma, metres.
 public struct ErrorStatistics: Sendable, Equatable {
+  /// RMS of the pseudorange residuals, metres.
   @PackedDouble public var rms: Double?
+  /// Standard deviation of the error ellipse's semi-major axis, metres.
   @PackedDouble public var semiMajor: Double?
+  /// Standard deviation of the error ellipse's semi-minor axis, metres.
   @PackedDouble public var semiMinor: Double?
   /// Degrees from true north.
   @PackedDouble public var orientation: Double?
+  /// Standard deviation of the latitude error, metres.
   @PackedDouble public var latitude: Double?
+  /// Standard deviation of the longitude error, metres.
   @PackedDouble public var longitude: Double?
+  /// Standard deviation of the altitude error, metres.
   @PackedDouble public var altitude: Double?
 
   /// Error statistics as a GST gives them.

@@ -36,8 +36,11 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A calendar date in UTC (proleptic Gregorian).
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The year in full (`2025`, not `25`).
   public var year: Int
+  /// The month, 1 (January) to 12.
   public var month: Int
+  /// The day of the month, from 1 to the month's last day.
   public var day: Int
 
   /// Creates a date; `nil` when the day does not exist.

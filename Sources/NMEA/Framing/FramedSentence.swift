@@ -53,14 +53,20 @@ public enum FramingEvent {
 /// A class, so that an event that carries none stays as small as it was: only `-v`
 /// (``SentenceFramer/detailsRejections``) makes them.
 public final class RejectionDetail: Sendable, Equatable {
+  /// The sentence from its delimiter up to its checksum, at most 120 characters (then `…`),
+  /// with non-printable bytes shown as `?`.
   public let text: String
+  /// The checksum the sentence stated after its `*`; `nil` unless the checksum was bad.
   public let statedChecksum: UInt8?
+  /// The checksum the sentence's bytes give; `nil` unless the checksum was bad.
   public let computedChecksum: UInt8?
 
   public static func == (a: RejectionDetail, b: RejectionDetail) -> Bool {
     a.text == b.text && a.statedChecksum == b.statedChecksum && a.computedChecksum == b.computedChecksum
   }
 
+  /// Keeps the sentence `bytes` as ``text`` (cut and cleaned) and, for a bad checksum, the
+  /// `stated` and `computed` checksums.
   public init(_ bytes: UnsafeBufferPointer<UInt8>, stated: UInt8? = nil, computed: UInt8? = nil) {
     let shown = bytes.prefix(120).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }
     text = String(decoding: shown, as: UTF8.self) + (bytes.count > 120 ? "…" : "")

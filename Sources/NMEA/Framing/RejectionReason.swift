@@ -7,7 +7,7 @@ public enum RejectionReason: Int, CaseIterable, Sendable, Hashable, CustomString
   case badChecksum
   /// No checksum, while checksums are required (strict mode).
   case missingChecksum
-  /// The sentence ran past ``SentenceFramer/maximumSentenceLength`` characters.
+  /// The sentence ran past ``SentenceFramer/maximumLength`` characters.
   case tooLong
   /// A byte outside printable ASCII appeared inside a sentence.
   case nonPrintable

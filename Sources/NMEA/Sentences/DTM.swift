@@ -6,14 +6,19 @@
 /// Example: $GPDTM,W84,,0.0,N,0.0,E,0.0,W84*6F
 /// ```
 public struct DTM: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
   /// The local datum code (`W84`, `W72`, `S85`, `P90`, `999` user-defined).
   public var localDatum: String?
+  /// The local datum's subdivision code (field 1); `nil` when empty.
   public var subdivision: String?
   /// Offsets of the local datum, in minutes of arc (north and east positive) and metres.
   public var latitudeOffset: Double?
+  /// Longitude offset, minutes of arc, east positive (fields 4–5); `nil` when empty.
   public var longitudeOffset: Double?
+  /// Altitude offset, metres (field 6); `nil` when empty.
   public var altitudeOffset: Double?
+  /// The reference datum code, normally `W84` (field 7); `nil` when empty.
   public var referenceDatum: String?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

@@ -7,11 +7,15 @@
 /// ```
 /// Fields 8 and 9 (system and signal ID) came with NMEA 4.10.
 public struct GBS: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time of the fix the errors are for (field 0); `nil` when empty.
   public var time: TimeOfDay?
   /// Expected 1-sigma errors of latitude, longitude and altitude, metres.
   public var latitudeError: Double?
+  /// Expected 1-sigma longitude error, metres; `nil` when empty.
   public var longitudeError: Double?
+  /// Expected 1-sigma altitude error, metres; `nil` when empty.
   public var altitudeError: Double?
   /// The satellite most likely to have failed, if any.
   public var failedSatellite: Int?

@@ -6,12 +6,19 @@
 /// Example: $GPGGA,113258,3238.9148,N,10822.4466,W,2,08,1.1,1577.4,M,-24.6,M,,*4D
 /// ```
 public struct GGA: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time of the fix (field 0); `nil` when empty.
   public var time: TimeOfDay?
+  /// Latitude, degrees, north positive (fields 1–2); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 3–4); `nil` when empty.
   public var longitude: Double?
+  /// The fix quality indicator (field 5); `nil` when empty.
   public var quality: FixQuality?
+  /// Number of satellites used in the fix (field 6); `nil` when empty.
   public var satellitesUsed: Int?
+  /// Horizontal dilution of precision (field 7); `nil` when empty.
   public var hdop: Double?
   /// Altitude above mean sea level (the geoid), metres.
   public var altitude: Double?
@@ -19,6 +26,7 @@ public struct GGA: Sendable, Equatable {
   public var geoidSeparation: Double?
   /// Seconds since the last differential correction.
   public var differentialAge: Double?
+  /// Differential reference station ID (field 13); `nil` when empty.
   public var differentialStation: Int?
 
   /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).

@@ -7,11 +7,17 @@
 /// ```
 /// Fields 4 and 5 are absent before NMEA 2.0, field 6 before 2.3.
 public struct GLL: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// Latitude, degrees, north positive (fields 0–1); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 2–3); `nil` when empty.
   public var longitude: Double?
+  /// UTC time of the position (field 4); `nil` when empty or absent (before NMEA 2.0).
   public var time: TimeOfDay?
+  /// `true` for status `A` (valid), `false` for `V` (field 5); `nil` when empty or absent.
   public var isValid: Bool?
+  /// The FAA mode indicator (field 6); `nil` when empty or absent (before NMEA 2.3).
   public var mode: FAAMode?
 
   /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).

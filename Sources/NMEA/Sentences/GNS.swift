@@ -8,18 +8,29 @@
 /// The mode letters are GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC in that order; field
 /// 12 (navigational status) came with NMEA 4.10.
 public struct GNS: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time of the fix (field 0); `nil` when empty.
   public var time: TimeOfDay?
+  /// Latitude, degrees, north positive (fields 1–2); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 3–4); `nil` when empty.
   public var longitude: Double?
   /// The best mode among the constellations' letters (`nil` when none is given).
   public var mode: FAAMode?
+  /// Number of satellites used in the fix (field 6); `nil` when empty.
   public var satellitesUsed: Int?
+  /// Horizontal dilution of precision (field 7); `nil` when empty.
   public var hdop: Double?
+  /// Altitude above mean sea level (the geoid), metres (field 8); `nil` when empty.
   public var altitude: Double?
+  /// Height of the geoid above the WGS84 ellipsoid, metres (field 9); `nil` when empty.
   public var geoidSeparation: Double?
+  /// Seconds since the last differential correction (field 10); `nil` when empty.
   public var differentialAge: Double?
+  /// Differential reference station ID (field 11); `nil` when empty.
   public var differentialStation: Int?
+  /// The navigational status (field 12, NMEA 4.10); `nil` when empty or absent.
   public var navigationalStatus: NavigationalStatus?
 
   /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).

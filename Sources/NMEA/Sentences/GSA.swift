@@ -9,16 +9,24 @@
 /// Field 17 (system ID) came with NMEA 4.10. Some receivers list more than twelve
 /// satellites; the three DOPs are then still the three fields before the system ID.
 public struct GSA: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
   /// `true` for automatic 2D/3D selection (`A`), `false` for manual (`M`).
   public var isAutomatic: Bool?
+  /// The fix dimension (field 1: 1 no fix, 2 2D, 3 3D); `nil` when empty.
   public var mode: FixMode?
   /// The satellites used, in the sentence's numbering (count in `usedCount`).
   public var used: InlineArray<24, UInt16>
+  /// How many entries of ``used`` are satellites, at most 24.
   public var usedCount: Int
+  /// Position dilution of precision; `nil` when empty or the list was cut short.
   public var pdop: Double?
+  /// Horizontal dilution of precision; `nil` when empty or the list was cut short.
   public var hdop: Double?
+  /// Vertical dilution of precision; `nil` when empty or the list was cut short.
   public var vdop: Double?
+  /// The constellation of the NMEA 4.10 system ID (field 17); `nil` when the sentence has
+  /// none or an unknown one.
   public var constellation: Constellation?
 
   /// The satellites used, as an array.

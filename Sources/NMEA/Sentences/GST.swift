@@ -6,7 +6,9 @@
 /// Example: $GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031*6A
 /// ```
 public struct GST: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time of the fix the statistics are for (field 0); `nil` when empty.
   public var time: TimeOfDay?
   /// RMS of the pseudorange residuals, metres.
   public var rms: Double?
@@ -18,7 +20,9 @@ public struct GST: Sendable, Equatable {
   public var orientation: Double?
   /// Standard deviations of latitude, longitude and altitude errors, metres.
   public var latitudeError: Double?
+  /// Standard deviation of the longitude error, metres (field 6); `nil` when empty.
   public var longitudeError: Double?
+  /// Standard deviation of the altitude error, metres (field 7); `nil` when empty.
   public var altitudeError: Double?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

@@ -9,6 +9,7 @@
 public struct GSV: Sendable, Equatable {
   /// One satellite as a GSV sentence describes it; absent values were empty fields.
   public struct Satellite: Sendable, Equatable {
+    /// The satellite ID in the sentence's numbering (the PRN for GPS), 0–999.
     public var id: Int
     /// Degrees above the horizon.
     @PackedDouble public var elevation: Double?
@@ -26,12 +27,20 @@ public struct GSV: Sendable, Equatable {
     }
   }
 
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// How many GSV sentences make up this report (field 0), 1–99.
   public var messageCount: Int
+  /// This sentence's number within the report (field 1), from 1 to ``messageCount``.
   public var messageNumber: Int
+  /// The total number of satellites in view (field 2); `nil` when empty.
   public var satellitesInView: Int?
+  /// The NMEA 4.10 signal ID (the trailing field, hexadecimal); `nil` when absent.
   public var signalID: Int?
+  /// The satellites described, in fixed storage; only the first ``entryCount`` are
+  /// meaningful (see ``satellites``).
   public var entries: InlineArray<4, Satellite>
+  /// How many of ``entries`` are satellites, 0–4; groups with an empty ID are skipped.
   public var entryCount: Int
 
   /// The satellites this sentence describes.

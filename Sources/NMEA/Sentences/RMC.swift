@@ -7,20 +7,29 @@
 /// ```
 /// Field 11 (FAA mode) came with NMEA 2.3, field 12 (navigational status) with 4.10.
 public struct RMC: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time of the fix (field 0); `nil` when empty.
   public var time: TimeOfDay?
   /// `true` for status `A` (valid), `false` for `V` (warning: the position is not usable).
   public var isValid: Bool?
+  /// Latitude, degrees, north positive (fields 2–3); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 4–5); `nil` when empty.
   public var longitude: Double?
   /// Speed over ground, metres per second.
   public var speed: Double?
   /// Course over ground, degrees from true north.
   public var course: Double?
+  /// UTC date (field 8, `ddmmyy`: years 80–99 are 1980–1999, the others 2000–2079); `nil`
+  /// when empty.
   public var date: CalendarDate?
   /// Magnetic variation, degrees, east positive.
   public var magneticVariation: Double?
+  /// The FAA mode indicator (field 11, NMEA 2.3; field 10 from receivers that drop the
+  /// variation's direction); `nil` when empty or absent.
   public var mode: FAAMode?
+  /// The navigational status (field 12, NMEA 4.10); `nil` when empty or absent.
   public var navigationalStatus: NavigationalStatus?
 
   /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).

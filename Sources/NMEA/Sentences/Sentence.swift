@@ -5,40 +5,115 @@
 /// passes through as ``other(_:)`` so that a stream never stops at a sentence we do not
 /// know.
 public enum Sentence: Sendable, Equatable {
+  /// `$--GGA`: time, position, altitude and fix quality.
   case gga(GGA)
+  /// `$--RMC`: time, date, position, speed and course.
   case rmc(RMC)
+  /// `$--GLL`: latitude, longitude and time.
   case gll(GLL)
+  /// `$--GNS`: fix data with a mode letter per constellation.
   case gns(GNS)
+  /// `$--VTG`: course and speed over ground.
   case vtg(VTG)
+  /// `$--GSA`: DOPs and the satellites used in the fix.
   case gsa(GSA)
+  /// `$--GSV`: satellites in view.
   case gsv(GSV)
+  /// `$--GST`: pseudorange error statistics.
   case gst(GST)
+  /// `$--ZDA`: UTC date and time, and the local zone.
   case zda(ZDA)
+  /// `$--HDT`: true heading.
   case hdt(HDT)
+  /// `$--TXT`: a text message.
   case txt(TXT)
+  /// `$--DTM`: the datum and its offset from WGS84.
   case dtm(DTM)
+  /// `$--GBS`: satellite fault detection (RAIM).
   case gbs(GBS)
+  /// `$PGRME`: Garmin's estimated position errors.
   case pgrme(PGRME)
+  /// `$PGRMZ`: Garmin's altitude in feet and fix dimension.
   case pgrmz(PGRMZ)
+  /// `$PSRFEPE`: SiRF's estimated position and velocity errors.
   case psrfepe(PSRFEPE)
+  /// `$PUBX,00`: u-blox position, velocity and accuracy estimates.
   case pubx00(PUBX00)
+  /// `$PASHR,POS`: Ashtech position, velocity and DOPs.
   case pashrPOS(PASHRPOS)
+  /// `$--HDG`: magnetic sensor heading, deviation and variation.
   case hdg(HDG)
+  /// `$--HDM`: magnetic heading.
   case hdm(HDM)
+  /// `$--THS`: true heading with its mode.
   case ths(THS)
+  /// `$--ROT`: rate of turn.
   case rot(ROT)
+  /// `$--XDR`: transducer measurements (pitch, roll, magnetic field).
   case xdr(XDR)
+  /// `$PASHR` attitude: heading, roll, pitch and heave.
   case pashrAttitude(PASHRAttitude)
+  /// `$PSTI,036`: SkyTraq dual-antenna heading, pitch and roll.
   case psti036(PSTI036)
+  /// `$PTNTHTM`: True North Technologies compass heading, pitch, roll and dip.
   case ptnthtm(PTNTHTM)
   /// A well-framed sentence of a type not decoded here, by address.
   case other(SentenceAddress)
 
   /// The kinds of sentence this decoder understands, for counting.
   public enum Kind: Int, CaseIterable, Sendable, CustomStringConvertible {
-    case gga, rmc, gll, gns, vtg, gsa, gsv, gst, zda, hdt, txt, dtm, gbs
-    case pgrme, pgrmz, psrfepe, pubx00, pashrPOS
-    case hdg, hdm, ths, rot, xdr, pashrAttitude, psti036, ptnthtm
+    /// `$--GGA`: time, position, altitude and fix quality.
+    case gga
+    /// `$--RMC`: time, date, position, speed and course.
+    case rmc
+    /// `$--GLL`: latitude, longitude and time.
+    case gll
+    /// `$--GNS`: fix data with a mode letter per constellation.
+    case gns
+    /// `$--VTG`: course and speed over ground.
+    case vtg
+    /// `$--GSA`: DOPs and the satellites used in the fix.
+    case gsa
+    /// `$--GSV`: satellites in view.
+    case gsv
+    /// `$--GST`: pseudorange error statistics.
+    case gst
+    /// `$--ZDA`: UTC date and time, and the local zone.
+    case zda
+    /// `$--HDT`: true heading.
+    case hdt
+    /// `$--TXT`: a text message.
+    case txt
+    /// `$--DTM`: the datum and its offset from WGS84.
+    case dtm
+    /// `$--GBS`: satellite fault detection (RAIM).
+    case gbs
+    /// `$PGRME`: Garmin's estimated position errors.
+    case pgrme
+    /// `$PGRMZ`: Garmin's altitude in feet and fix dimension.
+    case pgrmz
+    /// `$PSRFEPE`: SiRF's estimated position and velocity errors.
+    case psrfepe
+    /// `$PUBX,00`: u-blox position, velocity and accuracy estimates.
+    case pubx00
+    /// `$PASHR,POS`: Ashtech position, velocity and DOPs.
+    case pashrPOS
+    /// `$--HDG`: magnetic sensor heading, deviation and variation.
+    case hdg
+    /// `$--HDM`: magnetic heading.
+    case hdm
+    /// `$--THS`: true heading with its mode.
+    case ths
+    /// `$--ROT`: rate of turn.
+    case rot
+    /// `$--XDR`: transducer measurements (pitch, roll, magnetic field).
+    case xdr
+    /// `$PASHR` attitude: heading, roll, pitch and heave.
+    case pashrAttitude
+    /// `$PSTI,036`: SkyTraq dual-antenna heading, pitch and roll.
+    case psti036
+    /// `$PTNTHTM`: True North Technologies compass heading, pitch, roll and dip.
+    case ptnthtm
 
     /// The kind of a three-letter type packed as `UInt32` (`"GGA"` → 0x474741).
     @inline(__always)
@@ -253,6 +328,8 @@ public enum Sentence: Sendable, Equatable {
 
 /// Why ``Sentence/init(parsing:)`` failed.
 public enum SentenceParseError: Error, Sendable, Equatable {
+  /// The text could not be framed as a sentence, for the reason given.
   case rejected(RejectionReason)
+  /// The sentence was framed, but a field was malformed or impossible.
   case malformed(FieldError)
 }

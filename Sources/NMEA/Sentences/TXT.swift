@@ -6,11 +6,15 @@
 /// Example: $GPTXT,01,01,02,ANTSTATUS=OK*3B
 /// ```
 public struct TXT: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// How many TXT sentences make up the message (field 0), 0–99; `nil` when empty.
   public var messageCount: Int?
+  /// This sentence's number within the message (field 1), 0–99; `nil` when empty.
   public var messageNumber: Int?
   /// The message type (u-blox: 0 error, 1 warning, 2 notice, 7 user).
   public var identifier: Int?
+  /// The text (field 3 to the checksum, commas included); empty when the field is.
   public var text: String
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

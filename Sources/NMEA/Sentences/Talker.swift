@@ -13,13 +13,21 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
     self.init(bytes[0], bytes[1])
   }
 
+  /// `GP`: GPS.
   public static let gps = Talker(UInt8(ascii: "G"), UInt8(ascii: "P"))
+  /// `GL`: GLONASS.
   public static let glonass = Talker(UInt8(ascii: "G"), UInt8(ascii: "L"))
+  /// `GA`: Galileo.
   public static let galileo = Talker(UInt8(ascii: "G"), UInt8(ascii: "A"))
+  /// `GB`: BeiDou.
   public static let beidou = Talker(UInt8(ascii: "G"), UInt8(ascii: "B"))
+  /// `BD`: BeiDou, as receivers named it before NMEA 4.10.
   public static let beidouLegacy = Talker(UInt8(ascii: "B"), UInt8(ascii: "D"))
+  /// `GQ`: QZSS.
   public static let qzss = Talker(UInt8(ascii: "G"), UInt8(ascii: "Q"))
+  /// `QZ`: QZSS, as some receivers name it.
   public static let qzssLegacy = Talker(UInt8(ascii: "Q"), UInt8(ascii: "Z"))
+  /// `GI`: NavIC (IRNSS).
   public static let navic = Talker(UInt8(ascii: "G"), UInt8(ascii: "I"))
   /// Several constellations combined.
   public static let multiple = Talker(UInt8(ascii: "G"), UInt8(ascii: "N"))
@@ -44,12 +52,19 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
 
 /// A satellite navigation system.
 public enum Constellation: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+  /// GPS (gpsd `gnssid` 0).
   case gps = 0
+  /// SBAS augmentation satellites: WAAS, EGNOS, MSAS, … (gpsd `gnssid` 1).
   case sbas = 1
+  /// Galileo (gpsd `gnssid` 2).
   case galileo = 2
+  /// BeiDou (gpsd `gnssid` 3).
   case beidou = 3
+  /// QZSS (gpsd `gnssid` 5).
   case qzss = 5
+  /// GLONASS (gpsd `gnssid` 6).
   case glonass = 6
+  /// NavIC, formerly IRNSS (gpsd `gnssid` 7).
   case navic = 7
 
   /// gpsd's `gnssid` (u-blox numbering), the raw value.

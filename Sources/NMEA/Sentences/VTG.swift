@@ -7,6 +7,7 @@
 /// ```
 /// Receivers older than NMEA 2.0 omit the unit letters: `$GPVTG,054.7,034.4,005.5,010.2`.
 public struct VTG: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
   /// Course over ground, degrees from true north.
   public var course: Double?
@@ -14,6 +15,7 @@ public struct VTG: Sendable, Equatable {
   public var magneticCourse: Double?
   /// Speed over ground, metres per second.
   public var speed: Double?
+  /// The FAA mode indicator (field 8, NMEA 2.3); `nil` when empty or absent.
   public var mode: FAAMode?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

@@ -6,8 +6,11 @@
 /// Example: $GPZDA,160012.71,11,03,2004,-1,00*7D
 /// ```
 public struct ZDA: Sendable, Equatable {
+  /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
+  /// UTC time (field 0); `nil` when empty.
   public var time: TimeOfDay?
+  /// UTC date (fields 1–3: day, month, four-digit year); `nil` when all three are empty.
   public var date: CalendarDate?
   /// Local zone offset from UTC, minutes (hours field times 60, plus or minus minutes).
   public var zoneOffsetMinutes: Int?

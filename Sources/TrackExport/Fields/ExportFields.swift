@@ -6,9 +6,13 @@ import NMEA
 public enum ExportValue {
   /// The receiver did not give it: an empty CSV cell, an omitted JSON member.
   case missing
+  /// A measurement, written with `decimals` places.
   case number(Double, decimals: Int)
+  /// A count or a code (satellites, fix mode, segment number).
   case integer(Int)
+  /// Text (a device name, a fix quality): quoted in JSON, escaped in CSV.
   case text(String)
+  /// A UTC time, written as ISO 8601 with milliseconds.
   case time(Timestamp)
 }
 
@@ -18,7 +22,9 @@ public enum ExportValue {
 /// properties come from it, so they cannot drift apart. Names and decimals are those of
 /// `print --json` (gpsd's TPV names where gpsd has the field).
 public struct ExportField: Sendable {
+  /// The field's name: the CSV column header and the GeoJSON property.
   public var name: StaticString
+  /// The field's value for one exported fix.
   public var value: @Sendable (ExportFix) -> ExportValue
 
   /// Every field, in CSV column order.

@@ -3,18 +3,30 @@ import NMEA
 
 /// Totals over the fixes of a track.
 public struct TrackSummary {
+  /// The decoder's counts for the input: bytes, lines, sentences by type, rejections by
+  /// reason. The summary does not fill them itself; whoever decodes sets them.
   public var statistics = DecoderStatistics()
+  /// Fixes with a position that passed the plausibility check (those the odometer counts).
   public var fixes = 0
+  /// The earliest dated fix's time; `nil` while no fix carried a date.
   public var first: Timestamp?
+  /// The latest dated fix's time; `nil` while no fix carried a date.
   public var last: Timestamp?
+  /// The odometer fed with every counted fix: this file's distance, moving and stopped time.
   public var odometer = TrackOdometer()
-  /// Fixes set aside as physically implausible, by reason.
+  /// The check that sets physically implausible fixes aside, as `print` does.
   public var plausibility = FixPlausibility()
+  /// Fixes set aside as physically implausible, by reason.
   public var implausible: [ImplausibleFix: Int] = [:]
+  /// The highest speed the receiver measured (Doppler), metres per second; `nil` without any.
   public var maximumSpeed: Double?
+  /// The sum of the receiver's measured speeds, metres per second, for ``meanSpeed``.
   public var speedSum = 0.0
+  /// How many fixes carried a measured speed, for ``meanSpeed``.
   public var speedCount = 0
+  /// Fixes by mode (no fix, 2D, 3D), counted before the plausibility check.
   public var modes = Tally<FixMode>()
+  /// Counted fixes by quality (GPS, DGPS, RTK, ...), where the receiver gave one.
   public var qualities = Tally<FixQuality>()
   /// For a total: the files' durations summed (two walks months apart last their own
   /// time, not the months between them).
@@ -35,7 +47,7 @@ public struct TrackSummary {
     var bridges = 0
   }
 
-  /// Jitter-proof distance (see ``TrackOdometer``), metres.
+  /// Jitter-proof distance (see ``/LocationKit/TrackOdometer``), metres.
   public var distance: Double { odometer.distance + merged.distance }
   /// Raw path length, metres.
   public var pathLength: Double { odometer.pathLength + merged.pathLength }
@@ -44,14 +56,18 @@ public struct TrackSummary {
   public var displacement: Double? { isTotal ? nil : odometer.displacement }
   /// Seconds moving and standing, as the odometer decides.
   public var movingTime: Double { odometer.movingTime + merged.movingTime }
+  /// Seconds standing still, as the odometer decides.
   public var stoppedTime: Double { odometer.stoppedTime + merged.stoppedTime }
   /// The part of `distance` added across fix losses, and how many were bridged.
   public var bridgedDistance: Double { odometer.bridgedDistance + merged.bridgedDistance }
+  /// How many fix losses the odometer bridged.
   public var bridges: Int { odometer.bridges + merged.bridges }
 
   /// An empty summary.
   public init() {}
 
+  /// Counts a fix: its mode always; when it has a plausible position, also the fix, its
+  /// time, its distance and its measured speed.
   public mutating func add(_ fix: Fix) {
     modes.count(fix.mode)
     // The point the checks and the odometer need, not a whole Location.
@@ -98,12 +114,16 @@ public struct TrackSummary {
     qualities.merge(other.qualities)
   }
 
+  /// Seconds from the first dated fix to the last (for a total, the files' durations
+  /// summed); `nil` without dated fixes.
   public var duration: Double? {
     if let summedDuration { return summedDuration }
     guard let first, let last else { return nil }
     return last.seconds(since: first)
   }
 
+  /// The mean of the receiver's measured speeds over the fixes that carried one, metres per
+  /// second; `nil` without any.
   public var meanSpeed: Double? { speedCount > 0 ? speedSum / Double(speedCount) : nil }
 
   private var sentenceCounts: [(String, Int)] {
@@ -119,6 +139,7 @@ public struct TrackSummary {
     RejectionReason.allCases.map { ($0, statistics.rejected($0)) }.filter { $0.1 > 0 }
   }
 
+  /// The summary as `whereami summary` prints it, headed by `name` (the file's).
   public func text(name: String) -> String {
     func list(_ pairs: [(String, Int)]) -> String {
       pairs.isEmpty ? "none" : pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
@@ -159,6 +180,8 @@ public struct TrackSummary {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The summary as one `SUMMARY` JSON object (`whereami summary --json`), with `name` as
+  /// its `file` (none for a total).
   public func json(name: String?) -> String {
     func counts(_ pairs: [(String, Int)]) -> String {
       "{" + pairs.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
@@ -225,8 +248,10 @@ public struct Tally<Key: RawRepresentable> where Key.RawValue == Int {
     return count > 0 ? count : nil
   }
 
+  /// Counts one `key`.
   public mutating func count(_ key: Key) { counts[key.rawValue] += 1 }
 
+  /// Adds another tally's counts to this one's.
   public mutating func merge(_ other: Tally) {
     for index in counts.indices { counts[index] += other.counts[index] }
   }

@@ -16,6 +16,7 @@ public struct TripSplitter {
   private var standing: [Location] = []
   private var confirmed = false
   private var startsTrip = false
+  /// The most fixes held back at once, in each of the splitter's waiting lists.
   public let limit = 4096
 
   /// A splitter with the recogniser's defaults (a stop of a minute ends a trip).

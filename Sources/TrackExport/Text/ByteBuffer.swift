@@ -11,6 +11,7 @@ public struct ByteBuffer: ~Copyable {
   /// The number of bytes held.
   public private(set) var count = 0
 
+  /// An empty buffer with room for `capacity` bytes (at least 64); it grows when needed.
   public init(capacity: Int) {
     self.capacity = max(capacity, 64)
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
@@ -41,6 +42,7 @@ public struct ByteBuffer: ~Copyable {
 
   // MARK: Bytes and text
 
+  /// Appends one byte.
   @inline(__always)
   public mutating func append(_ byte: UInt8) {
     reserve(1)
@@ -48,6 +50,7 @@ public struct ByteBuffer: ~Copyable {
     count += 1
   }
 
+  /// Appends a copy of `bytes`.
   public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
     reserve(bytes.count)
@@ -164,7 +167,7 @@ public struct ByteBuffer: ~Copyable {
   }
 
   /// Appends `String(value)` left-padded with zeros to `width` characters, the sign
-  /// counted (as ``pad(_:_:)`` of the NMEA module does).
+  /// counted (as `pad(_:_:)` of the NMEA module does).
   public mutating func append(integer value: Int, width: Int) {
     let magnitude = UInt64(value.magnitude)
     let digits = Self.digitCount(magnitude)

@@ -242,11 +242,13 @@ public struct JSONObject: ~Copyable {
     buffer.append(value, decimals: decimals)
   }
 
+  /// An integer member.
   public mutating func add(_ key: String, integer value: Int) {
     separate(key)
     buffer.append(integer: value)
   }
 
+  /// A string member, escaped as JSON requires.
   public mutating func add(_ key: String, string value: String) {
     separate(key)
     buffer.append(jsonString: value)

@@ -12,6 +12,8 @@ public final class CSVWriter: ExportWriter {
   private let fields = ExportField.all
   public var interleavesDevices: Bool { true }
 
+  /// A writer for one document; CSV has no header fields of its own beyond the columns, so
+  /// `header` is not used.
   public init(_ header: ExportHeader) {}
 
   public func begin(into output: inout ByteBuffer) {

@@ -28,7 +28,7 @@ public struct ExportFix {
 /// An odometer's figures at one fix: what writers print of it. The figures alone, not
 /// the odometer, whose state of several hundred bytes every fix would copy.
 public struct TrackDistances: Sendable {
-  /// Jitter-proof distance travelled, metres (``TrackOdometer/distance``).
+  /// Jitter-proof distance travelled, metres (``/LocationKit/TrackOdometer/distance``).
   public var distance: Double
   /// Raw path length, metres.
   public var pathLength: Double
@@ -112,11 +112,18 @@ extension ExportWriter {
 
 /// The export formats, by the name `--format` takes.
 public enum ExportFormat: String, CaseIterable {
+  /// GPX 1.1: a track whose segments are the continuous spans of fixes (``GPXWriter``).
   case gpx
+  /// GeoJSON (RFC 7946): a `LineString` feature per segment (``GeoJSONTrackWriter``), or a
+  /// `Point` per fix (``GeoJSONPointsWriter``).
   case geojson
+  /// KML 2.2: a placemark per fix, then the track as a line per segment (``KMLWriter``).
   case kml
+  /// CSV with a header row: one row per fix, the columns of ``ExportField/all``.
   case csv
+  /// JSON lines: one TPV object per fix, as `print --json` writes them.
   case jsonl
+  /// An SVG map of the track, its line coloured by speed (``SVGWriter``).
   case svg
 
   /// The format a file name's extension implies, for `-o FILE` without `--format`.

@@ -18,6 +18,7 @@ public final class GPXWriter: ExportWriter {
   private var trackOpen = false
   private var segmentOpen = false
 
+  /// A writer for one GPX document, named and described by `header`.
   public init(_ header: ExportHeader) { self.header = header }
 
   public func begin(into output: inout ByteBuffer) {

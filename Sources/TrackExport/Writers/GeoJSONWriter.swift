@@ -32,6 +32,7 @@ public final class GeoJSONTrackWriter: ExportWriter {
   private var segmentLast: ExportFix?
   private var segmentFixes = 0
 
+  /// A writer for one document of lines, named and described by `header`.
   public init(_ header: ExportHeader) {
     self.header = header
     // A further device's features follow the first device's.
@@ -130,6 +131,7 @@ public final class GeoJSONPointsWriter: ExportWriter {
   private let fields = ExportField.all.filter { $0.name.description != "lat" && $0.name.description != "lon" }
   fileprivate private(set) var summary = GeoJSONSummary()
 
+  /// A writer for one document of points, named and described by `header`.
   public init(_ header: ExportHeader) { self.header = header }
 
   public func begin(into output: inout ByteBuffer) {
@@ -182,6 +184,7 @@ public struct GeoJSONSummary {
   /// The devices' tracks summed up (one but for several gpsd devices).
   private var tracks = 1
 
+  /// Counts one exported fix: its segment, its time and the distance so far.
   public mutating func add(_ fix: ExportFix) {
     if fixes == 0 { start = fix.location.timestamp }
     fixes += 1

@@ -26,6 +26,8 @@ public final class KMLWriter: ExportWriter {
   private var fixes = 0
   private var segments = 0
 
+  /// A writer for one KML document, named and described by `header`; throws when the
+  /// temporary file that holds the track's coordinates until its end cannot be made.
   public init(_ header: ExportHeader) throws(ExportError) {
     self.header = header
     spill = try SpillFile()

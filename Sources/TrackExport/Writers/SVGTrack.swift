@@ -7,7 +7,7 @@ import NMEA
 
 /// The track as the SVG map needs it, in bounded memory: at most ``capacity`` points.
 ///
-/// A fix closer than ``tolerance`` metres to the last point kept is merged into it (its
+/// A fix closer than `tolerance` metres to the last point kept is merged into it (its
 /// speed joins the point's mean), so a standing receiver's hundreds of fixes become one
 /// point. When the points reach the capacity, the tolerance doubles and the points kept
 /// so far are merged again: on a 1000-pixel-wide map nothing finer than a pixel shows, and
@@ -48,6 +48,7 @@ public struct SVGTrack {
   private(set) var fixes = 0
   private(set) var segments = 0
 
+  /// An empty track that keeps at most `capacity` points (at least 16).
   public init(capacity: Int = 20_000) {
     self.capacity = max(capacity, 16)
     points.reserveCapacity(self.capacity)

@@ -24,6 +24,7 @@ public final class SVGWriter: ExportWriter {
   /// Further devices' tracks, drawn below this one's.
   private var others: [SVGWriter] = []
 
+  /// A writer for one SVG document, titled from `header`.
   public init(_ header: ExportHeader) { self.header = header }
 
   public func begin(into output: inout ByteBuffer) {}
@@ -64,10 +65,14 @@ public final class SVGWriter: ExportWriter {
 
 /// Draws the map of an ``SVGTrack``.
 public struct SVGMap {
+  /// The track drawn.
   public let track: SVGTrack
+  /// The title and source shown above the map.
   public let header: ExportHeader
 
+  /// The drawing's width, pixels.
   public static let width = 1000.0
+  /// The height of one device's map, pixels (several devices' maps stack).
   public static let height = 760.0
   /// The map's frame.
   public static let frame = (x: 20.0, y: 84.0, width: 960.0, height: 576.0)
@@ -83,6 +88,7 @@ public struct SVGMap {
   /// The number of colours the line uses: neighbouring points of one colour share a
   /// polyline, which keeps the file small.
   public static let colourSteps = 24
+  /// The colour of the line where the receiver measured no speed.
   public static let noSpeedColour = "#8a8a8a"
 
   /// A point of the line in pixels.

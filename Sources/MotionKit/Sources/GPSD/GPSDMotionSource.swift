@@ -1,6 +1,6 @@
 import LocationKit
 
-/// Motion from a gpsd daemon's ATT reports, through libgps (``GPSDSource``).
+/// Motion from a gpsd daemon's ATT reports, through libgps (``/LocationKit/GPSDSource``).
 ///
 /// gpsd 3.22 documents ATT's `heading` (degrees from true north), `pitch` and `roll`
 /// (degrees): those become ``MotionSourceEvent/reportedAttitude(_:)``. It documents no
@@ -10,13 +10,17 @@ import LocationKit
 /// a member from an earlier sentence of the same cycle, so a value may repeat. ATT has
 /// no time of its own in 3.22: readings are stamped when they arrive.
 ///
-/// Connection errors are gpsd's (``GPSDSource``): cannot connect (retried), lost
+/// Connection errors are gpsd's (``/LocationKit/GPSDSource``): cannot connect (retried), lost
 /// connection (``MotionError/Code/unknown``, reconnected), a missing device.
 public final class GPSDMotionSource: MotionSource, @unchecked Sendable {
   // @unchecked Sendable: `gpsd` and `name` are immutable and `gpsd` is itself safe.
+  /// The gpsd connection whose heading reports become motion events; it starts and stops
+  /// with this source.
   public let gpsd: GPSDSource
   public let name: String
 
+  /// A motion source reading `gpsd`'s ATT reports; nothing is opened until
+  /// ``MotionSource/start(sensors:interval:_:)``.
   public init(gpsd: GPSDSource) {
     self.gpsd = gpsd
     name = gpsd.name

@@ -9,6 +9,8 @@ import LocationKit
 /// turned by the mount matrix, so that the axes are the device's rather than the chip's.
 /// A `_input` file holds a value already in the kernel's unit.
 public struct IIOSensor: Sendable, Equatable {
+  /// What it measures, which sets its files' prefix (`in_accel`, `in_anglvel`, `in_magn`,
+  /// `in_rot_quaternion`) and the unit of its readings.
   public var kind: SensorKind
   /// The device's directory name (`iio:device0`).
   public var device: String
@@ -20,12 +22,18 @@ public struct IIOSensor: Sendable, Equatable {
   public var label: String?
   /// The files holding the value: one per axis, or the one quaternion file.
   public var valueFiles: [String]
+  /// Per value file, the factor from raw counts to the kernel's unit (the axis's or the
+  /// channel's `_scale` attribute); 1 when there is none, and for an `_input` file.
   public var scales: [Double]
+  /// Per value file, the raw counts added before scaling (the axis's or the channel's
+  /// `_offset` attribute); 0 when there is none, and for an `_input` file.
   public var offsets: [Double]
   /// The chip's placement: device = M · chip. Identity when the kernel gives none.
   public var mountMatrix: RotationMatrix
   /// The writable (or not) sampling frequency, and the values it accepts.
   public var samplingFrequencyFile: String?
+  /// The sampling frequencies, Hz, the device lists in `sampling_frequency_available`;
+  /// empty when it lists none.
   public var availableFrequencies: [Double]
 
   /// The factor from the kernel's unit to the platform's.
@@ -59,6 +67,7 @@ public struct IIOSensor: Sendable, Equatable {
     /// Another system error.
     case failed(path: String, reason: String)
 
+    /// The file the failure concerns.
     public var path: String {
       switch self {
       case .denied(let path, _), .gone(let path), .notANumber(let path, _), .failed(let path, _): path

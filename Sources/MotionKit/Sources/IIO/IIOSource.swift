@@ -28,6 +28,8 @@ public final class IIOSource: MotionSource, @unchecked Sendable {
   /// The kernel's directory of IIO devices.
   public static let systemRoot = "/sys/bus/iio/devices"
 
+  /// Where sensors are looked for: ``IIOSource/systemRoot``, a directory laid out the same
+  /// way, or one device's directory.
   public let root: String
   public let name: String
   private let reader = SourceThread()

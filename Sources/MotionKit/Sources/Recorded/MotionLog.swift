@@ -21,8 +21,14 @@ public enum MotionLog {
 
   /// One line of a log.
   public enum Line: Equatable, Sendable {
+    /// A reading in the platform's units: an `accelerometer`, `gyroscope`, `magnetometer`
+    /// or `attitude` line.
     case reading(SensorReading)
+    /// A reading in a source's own unit: an `accelerometer-device-units` (and so on) line,
+    /// NaN for an empty axis.
     case deviceUnits(SensorReading)
+    /// A receiver's heading, pitch and roll in degrees: a `reported-attitude` line (x, y,
+    /// z), `nil` for an empty field. The dip is not recorded.
     case reportedAttitude(ReportedAttitude)
   }
 
@@ -46,6 +52,8 @@ public enum MotionLog {
 
   /// Why a line is not a reading.
   public struct LineError: Error, Equatable, Sendable {
+    /// What is wrong with the line, as a phrase for a message (`no x`, `the quaternion is
+    /// zero`).
     public var reason: String
   }
 

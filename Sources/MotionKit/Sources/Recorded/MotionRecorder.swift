@@ -12,6 +12,8 @@ import LocationKit
 public final class MotionRecorder: MotionSource, @unchecked Sendable {
   // @unchecked Sendable: `wrapped`, `name` and `file` are immutable; the buffer and the
   // failure are under `state`'s lock.
+  /// The source whose events are recorded and passed on; it starts and stops with the
+  /// recorder.
   public let wrapped: any MotionSource
   public var name: String { wrapped.name }
   private let file: FileDescriptor

@@ -23,10 +23,17 @@ public final class RecordedMotionSource: MotionSource, @unchecked Sendable {
   public let name: String
   /// The replay's speed factor; `nil` or 0 reads as fast as possible.
   public let speed: Double?
+  /// The longest line read, in bytes without its newline; a longer one is reported and
+  /// skipped.
   public static let maximumLineLength = 1024
+  /// How many bad lines are reported one by one; the ones after are only counted, in the
+  /// end-of-log message.
   public static let reportedLineErrors = 20
   private let reader = SourceThread()
 
+  /// A source replaying the log at `path` (`-`: standard input) at `speed` times its own
+  /// pace (1 by default; `nil` or 0: as fast as it reads); nothing is opened until it
+  /// starts.
   public init(path: String, speed: Double? = 1) {
     self.path = path
     self.speed = speed

@@ -9,6 +9,7 @@
 /// Magnetic heading = sensor heading + deviation; true heading = magnetic heading +
 /// variation; easterly deviation and variation are positive, westerly negative.
 public struct HDG: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// The sensor's reading, degrees.
   public var sensorHeading: Double?

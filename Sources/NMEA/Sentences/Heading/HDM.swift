@@ -6,6 +6,7 @@
 /// Example: $APHDM,218.634,M*39
 /// ```
 public struct HDM: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// Degrees from magnetic north.
   public var heading: Double?

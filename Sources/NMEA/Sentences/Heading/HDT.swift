@@ -6,6 +6,7 @@
 /// Example: $HEHDT,274.07,T*03
 /// ```
 public struct HDT: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// Degrees from true north.
   public var heading: Double?

@@ -9,6 +9,7 @@
 /// Degrees per minute; negative when the bow turns to port. Status `A` valid, `V` not: a
 /// `V` sentence has no rate.
 public struct ROT: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// Degrees per minute, positive turning to starboard.
   public var rate: Double?

@@ -9,9 +9,12 @@
 /// Mode `A` autonomous, `E` estimated (dead reckoning), `M` manual input, `S` simulator,
 /// `V` not valid: a `V` sentence has no heading.
 public struct THS: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// Degrees from true north; `nil` when the mode says the heading is not valid.
   public var heading: Double?
+  /// The mode letter as an ASCII byte (field 1: `A`, `E`, `M`, `S` or `V`); `nil` when
+  /// empty.
   public var mode: UInt8?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

@@ -13,6 +13,7 @@
 /// angles outside their possible range (some sensors send raw counts with the `D` unit),
 /// so that the sentence still counts.
 public struct XDR: Sendable, Equatable {
+  /// The talker that sent the sentence (`HE` gyro, `HC` compass, `GN`, …).
   public var talker: Talker
   /// Degrees, bow up positive.
   public var pitch: Double?
@@ -20,7 +21,9 @@ public struct XDR: Sendable, Equatable {
   public var roll: Double?
   /// The magnetic field's components, in the sensor's units (the sentence names none).
   public var magneticX: Double?
+  /// The magnetic field's `MAGY` component, in the sensor's units; `nil` when not sent.
   public var magneticY: Double?
+  /// The magnetic field's `MAGZ` component, in the sensor's units; `nil` when not sent.
   public var magneticZ: Double?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

@@ -11,18 +11,27 @@
 /// deviations are 1-sigma degrees. `Q` is the GNSS quality (0 no position, 1 normal,
 /// 2 RTK or differential), `I` the inertial alignment (0 aligning, 1 aligned).
 public struct PASHRAttitude: Sendable, Equatable {
+  /// UTC time of the measurement (field 0); `nil` when empty.
   public var time: TimeOfDay?
   /// Degrees from true north.
   public var heading: Double?
+  /// Roll, degrees, starboard side down positive (field 3); `nil` when empty.
   public var roll: Double?
+  /// Pitch, degrees, bow up positive (field 4); `nil` when empty.
   public var pitch: Double?
   /// Metres, up positive.
   public var heave: Double?
   /// 1-sigma degrees.
   public var rollAccuracy: Double?
+  /// The pitch's 1-sigma accuracy, degrees (field 7); `nil` when empty.
   public var pitchAccuracy: Double?
+  /// The heading's 1-sigma accuracy, degrees (field 8); `nil` when empty.
   public var headingAccuracy: Double?
+  /// The GNSS quality (field 9): 0 no position, 1 normal, 2 RTK or differential; `nil`
+  /// when empty or absent.
   public var gnssQuality: Int?
+  /// Whether the inertial alignment is complete (field 10: 1 aligned, 0 aligning); `nil`
+  /// when empty or absent.
   public var isAligned: Bool?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

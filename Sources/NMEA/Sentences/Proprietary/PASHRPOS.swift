@@ -12,9 +12,13 @@
 public struct PASHRPOS: Sendable, Equatable {
   /// 0 autonomous, 1 differential (RTCM), 2 RTK float, 3 RTK fixed; `nil` with no fix.
   public var positionMode: Int?
+  /// Number of satellites used in the fix (field 2); `nil` when empty.
   public var satellitesUsed: Int?
+  /// UTC time of the fix (field 3); `nil` when empty.
   public var time: TimeOfDay?
+  /// Latitude, degrees, north positive (fields 4–5); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 6–7); `nil` when empty.
   public var longitude: Double?
   /// Metres above the WGS84 ellipsoid.
   public var ellipsoidalAltitude: Double?
@@ -22,8 +26,11 @@ public struct PASHRPOS: Sendable, Equatable {
   public var course: Double?
   /// Speed over ground, metres per second (the receiver's knots converted).
   public var speed: Double?
+  /// Position dilution of precision (field 13); `nil` when empty.
   public var pdop: Double?
+  /// Horizontal dilution of precision (field 14); `nil` when empty.
   public var hdop: Double?
+  /// Vertical dilution of precision (field 15); `nil` when empty.
   public var vdop: Double?
 
   /// Decimals of the coordinates' minutes (see ``CoordinateResolution``).

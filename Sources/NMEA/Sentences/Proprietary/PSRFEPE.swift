@@ -10,9 +10,11 @@
 /// 1-sigma figures every other source gives, and they rank last among the receivers'
 /// own estimates.
 public struct PSRFEPE: Sendable, Equatable {
+  /// UTC time of the estimates (field 0); `nil` when empty.
   public var time: TimeOfDay?
   /// `A` valid, `V` not: a `V` sentence's estimates are not used.
   public var isValid: Bool?
+  /// Horizontal dilution of precision (field 2); `nil` when empty.
   public var hdop: Double?
   /// Estimated horizontal position error, metres.
   public var horizontalError: Double?

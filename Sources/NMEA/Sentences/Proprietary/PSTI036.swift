@@ -10,12 +10,18 @@
 /// `D` differential, `E` estimated, `M` manual, `S` simulator, `F` float RTK, `R` fixed
 /// RTK. SkyTraq documents the angles as meaningful in mode `R` only; other modes give none.
 public struct PSTI036: Sendable, Equatable {
+  /// UTC time of the measurement (field 1); `nil` when empty.
   public var time: TimeOfDay?
+  /// UTC date (field 2, `ddmmyy`); `nil` when empty.
   public var date: CalendarDate?
   /// Degrees from true north.
   public var heading: Double?
+  /// Pitch, degrees (field 4), −90 to 90; `nil` unless the mode is `R`.
   public var pitch: Double?
+  /// Roll, degrees (field 5), −180 to 180; `nil` unless the mode is `R`.
   public var roll: Double?
+  /// The baseline's mode letter as an ASCII byte (field 6, one of `NADEMSFR`); `nil` when
+  /// empty.
   public var mode: UInt8?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {

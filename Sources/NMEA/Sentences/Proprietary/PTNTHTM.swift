@@ -18,12 +18,17 @@
 public struct PTNTHTM: Sendable, Equatable {
   /// Degrees from true north.
   public var heading: Double?
+  /// Pitch, degrees (field 2; scaled from raw counts when ``wasRaw``); `nil` when empty.
   public var pitch: Double?
+  /// Roll, degrees (field 4; scaled from raw counts when ``wasRaw``); `nil` when empty.
   public var roll: Double?
   /// Degrees below the horizontal.
   public var dip: Double?
+  /// The heading's magnetometer status letter as an ASCII byte (field 1); `nil` when empty.
   public var magnetometerStatus: UInt8?
+  /// The pitch's status letter as an ASCII byte (field 3); `nil` when empty.
   public var pitchStatus: UInt8?
+  /// The roll's status letter as an ASCII byte (field 5); `nil` when empty.
   public var rollStatus: UInt8?
   /// Whether the angles were raw counts, scaled here.
   public var wasRaw: Bool

@@ -11,8 +11,11 @@
 /// accuracies are 1-sigma metres; its speed is in km/h and its vertical velocity is
 /// positive downwards.
 public struct PUBX00: Sendable, Equatable {
+  /// UTC time of the fix (field 1); `nil` when empty.
   public var time: TimeOfDay?
+  /// Latitude, degrees, north positive (fields 2–3); `nil` when empty.
   public var latitude: Double?
+  /// Longitude, degrees, east positive (fields 4–5); `nil` when empty.
   public var longitude: Double?
   /// Metres above the WGS84 ellipsoid.
   public var ellipsoidalAltitude: Double?
@@ -21,6 +24,7 @@ public struct PUBX00: Sendable, Equatable {
   public var status: Status?
   /// Horizontal and vertical accuracy estimates, metres, 1-sigma.
   public var horizontalAccuracy: Double?
+  /// Vertical accuracy estimate, metres, 1-sigma (field 9); `nil` when empty.
   public var verticalAccuracy: Double?
   /// Speed over ground, metres per second (the receiver's km/h converted).
   public var speed: Double?
@@ -28,14 +32,33 @@ public struct PUBX00: Sendable, Equatable {
   public var course: Double?
   /// Vertical speed, metres per second, upwards positive (the receiver's sign turned).
   public var climb: Double?
+  /// Seconds since the last differential correction (field 13); `nil` when empty.
   public var differentialAge: Double?
+  /// Horizontal dilution of precision (field 14); `nil` when empty.
   public var hdop: Double?
+  /// Vertical dilution of precision (field 15); `nil` when empty.
   public var vdop: Double?
+  /// Number of satellites used in the fix (field 17); `nil` when empty.
   public var satellitesUsed: Int?
 
   /// `$PUBX,00`'s navigation status.
   public enum Status: Sendable, Equatable {
-    case noFix, deadReckoning, standalone2D, standalone3D, differential2D, differential3D, combined, timeOnly
+    /// No fix (`NF`).
+    case noFix
+    /// Dead reckoning only (`DR`).
+    case deadReckoning
+    /// Stand-alone 2D fix (`G2`).
+    case standalone2D
+    /// Stand-alone 3D fix (`G3`).
+    case standalone3D
+    /// Differential 2D fix (`D2`).
+    case differential2D
+    /// Differential 3D fix (`D3`).
+    case differential3D
+    /// Combined GNSS and dead reckoning fix (`RK`).
+    case combined
+    /// Time only, no position (`TT`).
+    case timeOnly
 
     /// Whether the status vouches for a position.
     public var hasPosition: Bool { self != .noFix && self != .timeOnly }
