@@ -115,6 +115,54 @@ import Testing
     #expect(!liveAcc.isEmpty && liveAcc.allSatisfy { replayAcc.contains($0) }, "\(liveAcc) \(replayAcc)")
   }
 
+  @Test func aLogIsNeverRecordedOntoItself() throws {
+    let log = Reachable.directory + "/self-\(UUID().uuidString.prefix(8)).csv"
+    let link = log + ".link"
+    defer {
+      unlink(log)
+      unlink(link)
+    }
+    let original = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("motion/shake.csv")))
+    try original.write(to: URL(fileURLWithPath: log))
+    symlink(log, link)
+    // By its own path, through a link, and as standard input.
+    for (source, record, stdin) in [(log, log, nil), (log, link, nil), ("-", log, log)] as [(String, String, String?)] {
+      let result = try runWhereAmI(["motion", source, "--record", record, "--speed", "0"], stdinPath: stdin)
+      #expect(result.code == 64, "\(source) --record \(record): \(result.error)")
+      #expect(result.error.contains("is the log being read"), "\(result.error)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == original, "\(source) --record \(record)")
+    }
+  }
+
+  @Test func aRecordingReplacesAFileOnlyWhenCompleteAndSurvivesRepeatedSignals() throws {
+    let root = try Self.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let directory = Reachable.directory + "/record-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let target = directory + "/today.csv"
+    try "yesterday's recording\n".write(toFile: target, atomically: true, encoding: .utf8)
+    let child = try ChildProcess(
+      Paths.whereami, ["motion", "iio:\(root)", "--record", target, "--sensors", "accel", "--interval", "0.02"])
+    defer { child.terminate() }
+    #expect(child.waitForOutputLines(5))
+    // While it records, the old file is intact and the readings go to a partial file beside it.
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "yesterday's recording\n")
+    let partials = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".partial-") }
+    #expect(partials.count == 1, "\(partials)")
+    // Two signals at once, as `timeout` and a double Ctrl-C send: the second must not undo the first.
+    child.signalGroup(SIGINT)
+    child.signalGroup(SIGINT)
+    let code = child.wait(timeout: 30)
+    // 0, or the second signal's default action once the recording was complete and the
+    // handlers released.
+    #expect(code == 0 || code == 128 + SIGINT, "\(code): \(child.standardError)")
+    let recorded = try String(contentsOfFile: target, encoding: .utf8)
+    #expect(recorded.hasPrefix("# recorded by whereami motion\ntime,sensor,x,y,z,w\n"), "\(recorded.prefix(200))")
+    #expect(recorded.contains(",accelerometer,"), "\(recorded.prefix(300))")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["today.csv"])
+  }
+
   @Test func shakesFromARecordedLog() throws {
     let result = try runWhereAmI(["motion", Paths.fixture("motion/shake.csv"), "--shake", "--speed", "0"])
     #expect(result.code == 0, "\(result.error)")

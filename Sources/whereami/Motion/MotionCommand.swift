@@ -131,6 +131,11 @@ enum MotionCommand {
     var source = address.makeSource(speed: address.isLive ? nil : speed)
     var recorder: MotionRecorder?
     if let path = arguments.value("record") {
+      // Recording a log onto itself would replace what is being read by what has been read.
+      if case .log(let input) = address, Self.isSameFile(input, path) {
+        throw CommandError(
+          message: "motion: --record \(path) is the log being read; record to another file", code: .usage)
+      }
       do throws(SystemError) {
         recorder = try MotionRecorder(source, path: path)
         source = recorder!
@@ -149,12 +154,28 @@ enum MotionCommand {
     session.manager.deviceMotionUpdateInterval = interval
     session.manager.declinationPosition = position
     session.manager.shakeOptions = shakeOptions
-    var code = session.run(updates)
-    if let failure = recorder?.failure {
-      printError("whereami motion: cannot write \(arguments.value("record")!): \(failure.reason)")
+    // The recording is completed once the manager has stopped, while signals still come to
+    // the session (which ignores them by then), so that none can end it half done.
+    var code = session.run(updates) { recorder?.finish() }
+    if let recorder, let failure = recorder.failure {
+      let path = arguments.value("record")!
+      let kept = recorder.recordingPath == path ? "" : " (what was recorded is in \(recorder.recordingPath))"
+      printError("whereami motion: cannot write \(path): \(failure.reason)\(kept)")
       code = .ioError
     }
     if code != .success { throw CommandError(message: nil, code: code) }
+  }
+}
+
+extension MotionCommand {
+  /// Whether `output` names the file `input` is read from (`-`: standard input), by device
+  /// and inode, so that links and other spellings of the path count too.
+  static func isSameFile(_ input: String, _ output: String) -> Bool {
+    var written = stat()
+    guard stat(output, &written) == 0 else { return false }
+    var read = stat()
+    let found = input == "-" ? fstat(STDIN_FILENO, &read) == 0 : stat(input, &read) == 0
+    return found && read.st_dev == written.st_dev && read.st_ino == written.st_ino
   }
 }
 
@@ -184,13 +205,16 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
     manager.delegate = self
   }
 
-  func run(_ updates: Set<MotionUpdate>) -> ExitCode {
+  /// Runs until the end; `completing` runs after the manager has stopped and before a
+  /// signal can end the process again.
+  func run(_ updates: Set<MotionUpdate>, completing: () -> Void = {}) -> ExitCode {
     queue.sync {
       Interrupts.handle(on: queue) { [self] _ in finish() }
     }
     manager.start(updates)
     done.wait()
     manager.stopUpdates()
+    completing()
     Interrupts.reset()
     return queue.sync {
       output.flush()
