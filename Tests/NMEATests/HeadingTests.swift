@@ -65,6 +65,16 @@ private func readings(_ lines: [String], options: NMEADecoder.Options = .init())
     #expect(pashr.heading == 10.51 && pashr.roll == 0.39 && pashr.pitch == -0.79 && pashr.heave == -0.84)
     #expect(pashr.rollAccuracy == 0.151 && pashr.pitchAccuracy == 0.075 && pashr.headingAccuracy == 0.555)
     #expect(pashr.gnssQuality == 1 && pashr.isAligned == false)
+    // The five-state alignment status (Applanix POS and others): 2 (degraded), 3 (aligned) and
+    // 4 (full navigation) are values, not errors; 5 is out of range.
+    for (status, aligned) in [(2, false), (3, true), (4, true)] {
+      let sentence = "$PASHR,204132.000,010.51,T,+00.39,-00.79,-00.84,0.151,0.075,0.555,1,\(status)"
+      let five = try #require(try decode(sentence).payload(as: PASHRAttitude.self), "\(sentence)")
+      #expect(five.alignmentStatus == status && five.isAligned == aligned && five.heading == 10.51)
+    }
+    #expect(throws: (any Error).self) {
+      try decode("$PASHR,204132.000,010.51,T,+00.39,-00.79,-00.84,0.151,0.075,0.555,1,5")
+    }
     let reading = try #require(
       readings(["$PASHR,204132.000,010.51,T,+00.39,-00.79,-00.84,0.151,0.075,0.555,1,0"]).first)
     #expect(reading.accuracy == 0.555 && reading.timeOfDay?.description == "20:41:32.000")

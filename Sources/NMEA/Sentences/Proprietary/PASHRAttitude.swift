@@ -9,7 +9,10 @@
 ///
 /// Roll is positive with the starboard side down, pitch positive bow up; the standard
 /// deviations are 1-sigma degrees. `Q` is the GNSS quality (0 no position, 1 normal,
-/// 2 RTK or differential), `I` the inertial alignment (0 aligning, 1 aligned).
+/// 2 RTK or differential), `I` the inertial alignment status: 0 aligning and 1 aligned in
+/// the two-state definition (OxTS, Hemisphere); 0 GPS only, 1 coarse levelling, 2 degraded,
+/// 3 aligned and 4 full navigation in the five-state one (Applanix POS and the units that
+/// follow it). Both are read; a value above 4 rejects the sentence as out of range.
 public struct PASHRAttitude: Sendable, Equatable {
   /// UTC time of the measurement (field 0); `nil` when empty.
   public var time: TimeOfDay?
@@ -30,9 +33,13 @@ public struct PASHRAttitude: Sendable, Equatable {
   /// The GNSS quality (field 9): 0 no position, 1 normal, 2 RTK or differential; `nil`
   /// when empty or absent.
   public var gnssQuality: Int?
-  /// Whether the inertial alignment is complete (field 10: 1 aligned, 0 aligning); `nil`
-  /// when empty or absent.
+  /// Whether the inertial alignment is complete (field 10): `true` for 1 (two-state
+  /// "aligned"), 3 and 4, `false` for 0 and 2 (degraded); `nil` when empty or absent. A 1
+  /// from a five-state unit ("coarse levelling") reads as aligned: the sentence does not
+  /// say which definition it follows; ``alignmentStatus`` keeps the value.
   public var isAligned: Bool?
+  /// The alignment status as sent (field 10, 0–4); `nil` when empty or absent.
+  public var alignmentStatus: Int?
 
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 6, name: "heave")
@@ -45,6 +52,7 @@ public struct PASHRAttitude: Sendable, Equatable {
     pitchAccuracy = try fields.decimal(7, "pitch accuracy", in: 0...360)
     headingAccuracy = try fields.decimal(8, "heading accuracy", in: 0...360)
     gnssQuality = try fields.integer(9, "GNSS quality", in: 0...9)
-    isAligned = try fields.integer(10, "alignment", in: 0...1).map { $0 == 1 }
+    alignmentStatus = try fields.integer(10, "alignment", in: 0...4)
+    isAligned = alignmentStatus.map { $0 == 1 || $0 >= 3 }
   }
 }
