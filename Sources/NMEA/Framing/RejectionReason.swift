@@ -7,7 +7,9 @@ public enum RejectionReason: Int, CaseIterable, Sendable, Hashable, CustomString
   case badChecksum
   /// No checksum, while checksums are required (strict mode).
   case missingChecksum
-  /// The sentence ran past ``SentenceFramer/maximumLength`` characters.
+  /// The sentence was longer than accepted: a sentence with a two-letter talker past
+  /// ``SentenceFramer/maximumStandardLength`` characters, any other (`$P…`) past
+  /// ``SentenceFramer/maximumLength`` (see ``SentenceFramer``).
   case tooLong
   /// A byte outside printable ASCII appeared inside a sentence.
   case nonPrintable

@@ -84,8 +84,9 @@ public enum Constellation: Int, CaseIterable, Sendable, Hashable, CustomStringCo
   }
 
   /// The constellation a satellite ID belongs to under the NMEA numbering used by
-  /// multi-constellation (`GN`) sentences: 1–32 GPS, 33–64 SBAS, 65–96 GLONASS,
-  /// 193–202 QZSS, 201–264 BeiDou (some receivers), 301–336 Galileo (some receivers).
+  /// multi-constellation (`GN`) sentences: 1–32 GPS, 33–64 and 120–158 SBAS, 65–96
+  /// GLONASS, 193–200 QZSS, 201–264 and 401–437 BeiDou (some receivers), 301–336 Galileo
+  /// (some receivers). QZSS's 201 and 202 fall in BeiDou's range and are read as BeiDou.
   public init?(nmeaSatelliteID id: Int) {
     switch id {
     case 1...32: self = .gps
