@@ -159,6 +159,18 @@ public final class ChildProcess: @unchecked Sendable {
     }
   }
 
+  /// Waits until the child has taken `signal` from its pending signals (ShdPnd in
+  /// /proc/PID/status), as whereami's signal thread does at once: the way to send a second
+  /// signal that the kernel cannot merge with the first, as a user's second Ctrl-C is not.
+  public func waitUntilTaken(_ signal: Int32, timeout: TimeInterval = 30) -> Bool {
+    waitUntil(timeout: timeout) {
+      guard let line = procFile("/proc/\(pid)/status").split(separator: "\n").first(where: { $0.hasPrefix("ShdPnd:") }),
+        let mask = UInt64(line.dropFirst("ShdPnd:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      else { return hasExited }
+      return mask & (1 << UInt64(signal - 1)) == 0
+    }
+  }
+
   /// Whether one of the child's threads is asleep in a kernel function whose name
   /// contains `function` (/proc/PID/task/TID/wchan): `pipe_write` for a writer held up by
   /// a full pipe or FIFO (`anon_pipe_write` on newer kernels), the state a test waits for

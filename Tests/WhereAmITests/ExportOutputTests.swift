@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import whereami
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -120,7 +122,7 @@ import Testing
     #expect(child.standardError == "whereami: interrupted; '\(fifo)' is incomplete\n")
   }
 
-  @Test func aSecondCtrlCEndsALiveRecordingWhoseOutputIsStuck() throws {
+  @Test func aThirdSignalEndsALiveRecordingWhoseOutputIsStuck() throws {
     let scratch = try ExportScratch()
     let receiver = scratch.path("receiver")
     let stuck = scratch.path("stuck")
@@ -132,31 +134,36 @@ import Testing
       close(output)
     }
     let child = try ChildProcess(Paths.whereami, ["export", "-", "--format", "gpx", "-o", stuck], stdinPath: receiver)
-    // Feed the receiver's lines until the export stops taking them: its output is full.
+    // Feed the receiver's lines until the export is held up writing to its full output.
     let walk = Array(try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("walk.nmea"))))
     var offset = 0
-    var idle = 0
-    while offset < walk.count && idle < 100 {
+    while offset < walk.count && !child.hasThreadWaiting(in: "pipe_write") {
       let written = walk[offset...].withUnsafeBytes { write(input, $0.baseAddress, min($0.count, 4096)) }
-      if written > 0 {
-        offset += written
-        idle = 0
-      } else {
-        idle += 1
-        usleep(20_000)
-      }
+      if written > 0 { offset += written } else { usleep(2000) }
     }
-    #expect(offset > 100_000, "the export took only \(offset) bytes")
-    child.signalGroup(SIGINT)
-    usleep(1_000_000)
-    // The first Ctrl-C asks to complete the document, which cannot be written.
-    #expect(!child.hasExited)
+    #expect(ExportPoll.until(seconds: 60) { child.hasThreadWaiting(in: "pipe_write") }, "never blocked on the FIFO")
+    // The first signal asks to complete the document, which cannot be written; the
+    // second, as `timeout` sends, changes nothing; the third gives up.
+    for _ in 1...2 {
+      child.signalGroup(SIGINT)
+      #expect(child.waitUntilTaken(SIGINT))
+      #expect(!child.hasExited)
+    }
     child.signalGroup(SIGINT)
     #expect(child.wait(timeout: 30) == 130)
     #expect(child.standardError.hasSuffix("whereami: interrupted; '\(stuck)' is incomplete\n"))
   }
 
-  @Test func aLiveRecordingIsCompletedOnCtrlC() throws {
+  /// How a recording is stopped: Ctrl-C once; two signals at once, as `timeout` and its
+  /// process group get; two taken one after the other, as a user's two Ctrl-C are; and
+  /// `timeout` itself, told to stop.
+  enum Stop: String, CaseIterable, CustomTestStringConvertible {
+    case once, twoAtOnce, twoInTurn, timeout
+    var testDescription: String { rawValue }
+  }
+
+  @Test(arguments: Stop.allCases, [false, true])
+  func aLiveRecordingIsCompletedHoweverManySignalsStopIt(stop: Stop, toStandardOutput: Bool) throws {
     let scratch = try ExportScratch()
     // Standard input is a FIFO whose writer stays open: a live source, as a receiver piped
     // in (`cat /dev/ttyUSB0 | whereami export - ...`) is.
@@ -165,7 +172,11 @@ import Testing
     let writer = open(fifo, O_RDWR | O_CLOEXEC)
     defer { close(writer) }
     let file = scratch.path("recording.gpx")
-    let child = try ChildProcess(Paths.whereami, ["export", "-", "-o", file], stdinPath: fifo)
+    let command = ["export", "-"] + (toStandardOutput ? ["--format", "gpx"] : ["-o", file])
+    let child =
+      stop == .timeout
+      ? try ChildProcess("/usr/bin/timeout", ["3600", Paths.whereami] + command, stdinPath: fifo)
+      : try ChildProcess(Paths.whereami, command, stdinPath: fifo)
     let walk = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("walk.nmea")))
     walk.withUnsafeBytes { bytes in
       var offset = 0
@@ -175,20 +186,72 @@ import Testing
       }
     }
     // Fixes are written as they come from a live source, the last one as soon as the
-    // pipe falls quiet after it: all 1160 of the walk's show before Ctrl-C.
-    let partial = "\(file).partial-\(child.pid)"
+    // pipe falls quiet after it: all 1160 of the walk's show before the signals.
     let arrived = ExportPoll.until(seconds: 60) {
-      ((try? String(contentsOfFile: partial, encoding: .utf8))?.components(separatedBy: "</trkpt>").count ?? 0) > 1160
+      if toStandardOutput { return child.standardOutput.components(separatedBy: "</trkpt>").count > 1160 }
+      guard let partial = scratch.names.first(where: { $0.hasPrefix("recording.gpx.partial-") }) else { return false }
+      return ((try? scratch.read(partial)) ?? "").components(separatedBy: "</trkpt>").count > 1160
     }
-    #expect(arrived, "the fixes did not reach \(partial)")
-    child.signalGroup(SIGINT)
-    #expect(child.wait(timeout: 30) == 0)
-    #expect(child.standardError.contains("fixes from standard input written to \(file); distance"))
+    #expect(arrived, "the fixes did not reach the partial file: \(scratch.names)")
+    switch stop {
+    case .once:
+      child.signalGroup(SIGINT)
+    case .twoAtOnce:
+      child.signalGroup(SIGTERM)
+      child.signalGroup(SIGTERM)
+    case .twoInTurn:
+      child.signalGroup(SIGINT)
+      #expect(child.waitUntilTaken(SIGINT))
+      child.signalGroup(SIGINT)
+    case .timeout:
+      // timeout(1) passes a signal it gets on to whereami, then to its whole group.
+      kill(child.pid, SIGTERM)
+    }
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    let written = toStandardOutput ? "standard output" : file
+    #expect(child.standardError.hasPrefix("whereami: 1160 fixes from standard input written to \(written); distance"))
+    #expect(child.standardError.split(separator: "\n").count == 1, "\(child.standardError)")
+    if toStandardOutput { try child.standardOutput.write(toFile: file, atomically: false, encoding: .utf8) }
     let check = try ExportTools.run(
       ExportTools.xmllint, ["--noout", "--nonet", "--schema", ExportTools.gpxSchema, file])
     #expect(check.code == 0, "\(check.error)")
     #expect(try scratch.read("recording.gpx").components(separatedBy: "<trkpt ").count - 1 == 1160)
     #expect(scratch.names == ["receiver", "recording.gpx"])
+  }
+
+  @Test func aPartialFileKeptByAThirdSignalIsNeverRenamedOrRemoved() throws {
+    let scratch = try ExportScratch()
+    let partial = try scratch.write("track.gpx.partial-1", "<gpx>")
+    let kept = PartialFile()
+    kept.prepare(partial)
+    guard case .kept(let path) = kept.keepUnlessCompleted(signal: SIGINT) else {
+      Issue.record("the partial file was not kept")
+      return
+    }
+    #expect(path == partial)
+    // The export, still completing, finds the interruption rather than renaming.
+    guard case .interrupted(signal: SIGINT) = kept.complete({ rename($0, scratch.path("track.gpx")) == 0 ? 0 : errno })
+    else {
+      Issue.record("a kept partial file was renamed")
+      return
+    }
+    guard case .kept = kept.removeUnlessCompleted() else {
+      Issue.record("a kept partial file was removed")
+      return
+    }
+    #expect(scratch.names == ["track.gpx.partial-1"])
+    // Once the export has been completed, a late signal changes nothing.
+    let completed = PartialFile()
+    completed.prepare(try scratch.write("other.gpx.partial-1", "<gpx/>"))
+    guard case .renamed = completed.complete({ rename($0, scratch.path("other.gpx")) == 0 ? 0 : errno }) else {
+      Issue.record("the export was not completed")
+      return
+    }
+    guard case .completed = completed.keepUnlessCompleted(signal: SIGTERM) else {
+      Issue.record("a completed export was given up")
+      return
+    }
+    #expect(scratch.names == ["other.gpx", "track.gpx.partial-1"])
   }
 
   @Test func memoryStaysConstantWhenTheOutputIsSlow() throws {

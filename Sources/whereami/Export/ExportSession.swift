@@ -16,11 +16,14 @@ import TrackExport
 /// the manager, so that fixes they leave out do not look like a gap (see ``TrackDocument``).
 ///
 /// Ctrl-C or SIGTERM on a live source (gpsd, a serial receiver, a TCP stream, a pipe) ends
-/// the recording and the export is completed, as gpxlogger does; a second one gives up. On
-/// a log file (or a file on standard input), which ends by itself, the export is
-/// interrupted at once: the partial file is removed and the process ends with 128 plus the
-/// signal's number. The signals are handled on a queue of their own, so that they work
-/// while the export waits for an output that does not take its bytes.
+/// the recording and the export is completed, as gpxlogger does. A second signal changes
+/// nothing: `timeout` sends two (to the process and to its group), and a user presses
+/// Ctrl-C twice. A third gives up at once, without undoing what was recorded: a partial
+/// file is kept under its own name, which the message gives. On a log file (or a file on
+/// standard input), which ends by itself, the export is interrupted at once: the partial
+/// file is removed and the process ends with 128 plus the signal's number. The signals are
+/// handled on a queue of their own, so that they work while the export waits for an output
+/// that does not take its bytes.
 final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   // @unchecked Sendable: after init, every mutable property but `signalsSeen` (and the
   // document, which only these properties reach) is touched only on `queue`, the
@@ -76,14 +79,21 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     let isLive = source.isLive
     Interrupts.handle(on: signalQueue) { [self] signalNumber in
       signalsSeen += 1
-      if isLive && signalsSeen == 1 {
+      guard isLive else {
+        Self.abandon(partialFile, output: output, signal: signalNumber)
+        return
+      }
+      switch signalsSeen {
+      case 1:
         queue.async { [self] in
           // The trip under way ends where the recording does.
           flushTrips()
           finish(.recordingStopped)
         }
-      } else {
-        Self.abandon(partialFile, output: output, signal: signalNumber)
+      case 2:
+        break
+      default:
+        Self.giveUp(partialFile, output: output, signal: signalNumber)
       }
     }
   }
@@ -149,8 +159,25 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     case .completed: return
     case .removed: printError("whereami: interrupted; '\(output ?? "")' not written")
     case .none: if let output, output != "-" { printError("whereami: interrupted; '\(output)' is incomplete") }
+    case .kept(let path): printError("whereami: interrupted; what was read is in '\(path)'")
     }
     // The shell's convention for a program ended by a signal: 128 + its number.
+    _exit(128 + signalNumber)
+  }
+
+  /// Ends the process for a third signal to a live recording that is still being
+  /// completed (its output may be stuck), keeping everything it wrote: the partial file
+  /// stays under its own name, and the message says where.
+  private static func giveUp(_ partialFile: PartialFile, output: String?, signal signalNumber: Int32) {
+    switch partialFile.keepUnlessCompleted(signal: signalNumber) {
+    case .completed: return
+    case .kept(let path):
+      printError("whereami: interrupted before '\(output ?? "")' was complete; what was recorded is in '\(path)'")
+    case .removed: printError("whereami: interrupted; '\(output ?? "")' not written")
+    case .none:
+      let name = output.flatMap { $0 == "-" ? nil : "'\($0)'" } ?? "standard output"
+      printError("whereami: interrupted; \(name) is incomplete")
+    }
     _exit(128 + signalNumber)
   }
 
