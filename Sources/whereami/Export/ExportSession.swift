@@ -93,7 +93,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       case 2:
         break
       default:
-        Self.giveUp(partialFile, output: output, signal: signalNumber)
+        Self.abandon(partialFile, output: output, signal: signalNumber, keeping: true)
       }
     }
   }
@@ -152,32 +152,29 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   /// Ends the process for an interruption, from the signal queue, without waiting for the
-  /// export (whose output may be stuck): the partial file goes, unless the export has just
-  /// been completed, in which case the signal came too late to matter.
-  private static func abandon(_ partialFile: PartialFile, output: String?, signal signalNumber: Int32) {
-    switch partialFile.removeUnlessCompleted(signal: signalNumber) {
+  /// export (whose output may be stuck): the partial file goes, or with `keeping` (a live
+  /// recording given up by a third signal) stays under its own name, which the message
+  /// gives; unless the export has just been completed, in which case the signal came too
+  /// late to matter.
+  private static func abandon(
+    _ partialFile: PartialFile, output: String?, signal signalNumber: Int32, keeping: Bool = false
+  ) {
+    let removal =
+      keeping
+      ? partialFile.keepUnlessCompleted(signal: signalNumber) : partialFile.removeUnlessCompleted(signal: signalNumber)
+    switch removal {
     case .completed: return
     case .removed: printError("whereami: interrupted; '\(output ?? "")' not written")
-    case .none: if let output, output != "-" { printError("whereami: interrupted; '\(output)' is incomplete") }
-    case .kept(let path): printError("whereami: interrupted; what was read is in '\(path)'")
-    }
-    // The shell's convention for a program ended by a signal: 128 + its number.
-    _exit(128 + signalNumber)
-  }
-
-  /// Ends the process for a third signal to a live recording that is still being
-  /// completed (its output may be stuck), keeping everything it wrote: the partial file
-  /// stays under its own name, and the message says where.
-  private static func giveUp(_ partialFile: PartialFile, output: String?, signal signalNumber: Int32) {
-    switch partialFile.keepUnlessCompleted(signal: signalNumber) {
-    case .completed: return
     case .kept(let path):
       printError("whereami: interrupted before '\(output ?? "")' was complete; what was recorded is in '\(path)'")
-    case .removed: printError("whereami: interrupted; '\(output ?? "")' not written")
     case .none:
-      let name = output.flatMap { $0 == "-" ? nil : "'\($0)'" } ?? "standard output"
-      printError("whereami: interrupted; \(name) is incomplete")
+      if let output, output != "-" {
+        printError("whereami: interrupted; '\(output)' is incomplete")
+      } else if keeping {
+        printError("whereami: interrupted; standard output is incomplete")
+      }
     }
+    // The shell's convention for a program ended by a signal: 128 + its number.
     _exit(128 + signalNumber)
   }
 
