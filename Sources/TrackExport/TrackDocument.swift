@@ -51,8 +51,17 @@ public final class TrackDocument {
     try writer.begin(into: &output)
   }
 
-  /// Takes a fix from the receiver; whatever it lets out is written into `output`.
+  /// Fixes left out because they had no time (``/LocationKit/Location/hasTime``): a track
+  /// point says when, and gaps and trips are measured in time.
+  public private(set) var untimedFixes = 0
+
+  /// Takes a fix from the receiver; whatever it lets out is written into `output`. A fix
+  /// without a time is counted in ``untimedFixes`` and left out.
   public func add(_ location: Location, into output: inout ByteBuffer) throws(ExportError) {
+    guard location.hasTime else {
+      untimedFixes += 1
+      return
+    }
     let track = try track(for: location.device)
     if track.trips != nil {
       for (fix, startsTrip) in track.trips!.add(location) {

@@ -107,6 +107,59 @@ import Testing
     #expect(locations.last?.accuracySource == .dilutionOfPrecision)
   }
 
+  /// gpsd without a date (GGA only: a time of day, no RMC or ZDA) reports TPVs without
+  /// "time", as after a restart and for some receivers always. They are delivered as
+  /// positions without a time, never as fixes at midnight, and the odometer, the movement
+  /// recogniser and the plausibility check leave them out; once the date comes, the fixes
+  /// are timed again.
+  @Test func aTPVWithoutATimeIsAPositionWithoutATime() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    #expect(daemon.waitForClients(1), "the source connects to gpsd")
+    let cycles = try Self.cycles("walk.nmea", limit: 60)
+    let undated = cycles[..<30].map { cycle in
+      // Lines end in CR LF, one Character to Swift: split on either.
+      cycle.split(whereSeparator: \.isNewline).filter { $0.contains("GGA") }.map { $0 + "\r\n" }.joined()
+    }
+    feed(daemon, undated[...])
+    #expect(recorder.wait(timeout: 30) { $0.count { if case .update = $0 { true } else { false } } >= 20 })
+    let untimed = recorder.locations
+    #expect(untimed.allSatisfy { !$0.hasTime && $0.timestamp == nil }, "\(untimed.map(\.timestamp))")
+    // Where they are is ours, cycle by cycle (GGA's own positions).
+    let ours = Self.decoded(Array(cycles[..<30])).values.sorted { $0.time! < $1.time! }
+    for location in untimed {
+      #expect(
+        ours.contains { abs($0.latitude! - location.latitude) < 1e-9 && abs($0.longitude! - location.longitude) < 1e-9 }
+      )
+    }
+    var odometer = TrackOdometer()
+    var recognizer = MovementRecognizer()
+    var plausibility = FixPlausibility()
+    for location in untimed {
+      odometer.add(location)
+      #expect(recognizer.add(location) == nil)
+      #expect(plausibility.check(location) == nil)
+    }
+    #expect(odometer.distance == 0 && odometer.time == 0)
+    // The date comes with the RMCs: timed fixes again, each a cycle of ours.
+    feed(daemon, cycles[30...])
+    #expect(
+      recorder.wait(timeout: 30) {
+        $0.contains { if case .update(let location, _) = $0 { location.hasTime } else { false } }
+      })
+    let decoded = Self.decoded(cycles)
+    for location in recorder.locations.dropFirst(untimed.count) where location.hasTime {
+      #expect(
+        location.timestamp.map { decoded[$0.description] != nil } == true, "\(location.timestamp?.description ?? "-")")
+    }
+  }
+
   @Test func gpsdKilledAndRestartedReconnectsEachTime() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

@@ -477,6 +477,75 @@ import Testing
     #expect(first["time"] as? String != nil && first["source"] as? String == "HDT")
   }
 
+  /// gpsd reports positions without a time until it knows the date (after a restart; a
+  /// GGA-only receiver never gives one). `print` shows them with `-` for the time and says
+  /// why once; they are not counted in the distance; `export` leaves them out and says how
+  /// many. None becomes a fix at midnight.
+  @Test func gpsdPositionsWithoutATimeAreNeverMidnight() throws {
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    var lines: [Substring] = []
+    var cycle = 0
+    for line in walk.split(separator: "\r\n") where !line.hasPrefix("#") {
+      if line.hasPrefix("$GPRMC") { cycle += 1 }
+      if cycle > 40 { break }
+      // The first 20 cycles without their RMC, GSA and GSV: a time of day but no date.
+      if cycle > 20 || line.hasPrefix("$GPGGA") { lines.append(line) }
+    }
+    let scratch = try ExportScratch()
+    let gpx = scratch.path("undated.gpx")
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let source = "gpsd://127.0.0.1:\(daemon.port)"
+    let print = try ChildProcess(Paths.whereami, ["print", source])
+    let export = try ChildProcess(Paths.whereami, ["export", "-o", gpx, source])
+    let json = try ChildProcess(Paths.whereami, ["print", "--json", source])
+    #expect(daemon.waitForClients(3), "\(print.standardError) \(export.standardError) \(json.standardError)")
+    for line in lines {
+      daemon.feed.send(line + "\r\n")
+      usleep(1000)
+    }
+    // The last fix is held until gpsd's burst for it is over: wait until it is out.
+    let lastRMC = try #require(lines.last { $0.hasPrefix("$GPRMC") }?.split(separator: ",")[1])
+    let lastTime = "T\(lastRMC.prefix(2)):\(lastRMC.dropFirst(2).prefix(2)):\(lastRMC.dropFirst(4).prefix(2))"
+    #expect(
+      waitUntil { print.standardOutput.contains(lastTime) && json.standardOutput.contains(lastTime) },
+      "\(lastTime) in \(print.standardOutput)")
+    print.signalGroup(SIGINT)
+    export.signalGroup(SIGINT)
+    json.signalGroup(SIGINT)
+    #expect(print.wait(timeout: 30) == 0)
+    #expect(json.wait(timeout: 30) == 0)
+    #expect(export.wait(timeout: 30) == 0, "\(export.standardError)")
+    let output = print.standardOutput.split(separator: "\n")
+    let untimed = output.filter { $0.hasPrefix("- ") }
+    let timed = output.filter { $0.hasPrefix("2025-06-14T") }
+    #expect(untimed.count >= 18 && untimed.count <= 20, "\(output.prefix(25))")
+    #expect(timed.count >= 15, "\(output)")
+    #expect(untimed.count + timed.count == output.count, "every line is one or the other: \(output)")
+    #expect(!print.standardOutput.contains("00:00:00"))
+    #expect(
+      print.standardError.components(separatedBy: "without a time").count == 2, "said once: \(print.standardError)")
+    // The positions before the date moved 25 m, but only the timed fixes count.
+    #expect(untimed.allSatisfy { $0.hasSuffix(" distance 0.0 m") }, "\(untimed)")
+    #expect(timed.first?.hasSuffix(" distance 0.0 m") == true, "\(timed.first ?? "")")
+    let document = try String(contentsOfFile: gpx, encoding: .utf8)
+    // Exactly the timed fixes (the last may not have reached the export when it stopped).
+    let times = document.matches(of: /<time>([^<]+)<\/time>/).map { String($0.output.1) }
+    let printedTimes = Set(timed.map { String($0.prefix(while: { $0 != " " })) })
+    #expect(times.count == timed.count || times.count == timed.count - 1, "\(times.count) of \(timed.count)")
+    #expect(times.allSatisfy(printedTimes.contains), "\(times)")
+    #expect(!document.contains("T00:00:00"))
+    #expect(
+      export.standardError.contains("\(untimed.count) fixes from \(source) had no time"), "\(export.standardError)")
+    // JSON leaves "time" out, as gpsd does.
+    let objects = json.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }.filter { $0["class"] as? String == "TPV" }
+    #expect(objects.count == output.count, "\(json.standardOutput)")
+    #expect(objects.count { $0["time"] == nil } == untimed.count)
+  }
+
   @Test func twoGpsdDevicesAreTwoTracks() throws {
     // Berlin and Lisbon through one gpsd: each device has its own distance, and says so,
     // in print's lines and in every export format, all recorded at once.

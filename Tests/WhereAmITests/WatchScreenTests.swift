@@ -285,6 +285,22 @@ import Testing
     #expect(lines.last!.hasSuffix("0 fixes"))
   }
 
+  /// gpsd after a restart reports positions before it knows the date: the screen shows
+  /// where, with the time and the motion unknown, and the distance is the timed fixes'.
+  @Test func aPositionWithoutATimeShowsNoTimeAndKeepsTheDistance() {
+    var model = Self.walkModel()
+    var untimed = Self.location(longitude: 13.3443)
+    untimed.timestamp = nil
+    untimed.timeOfDay = TimeOfDay(microseconds: 0)
+    untimed.hasTime = false
+    model.add(untimed, at: Self.arrival, zone: Self.berlinSummer)
+    let screen = Self.render(model, 120, 40).joined(separator: "\n")
+    for expected in ["Longitude   13.3443000° E", "Distance    82.6 m", "Motion      -  ", "UTC         -  "] {
+      #expect(screen.contains(expected), "missing '\(expected)' in \(screen)")
+    }
+    #expect(!screen.contains("00:00:00"))
+  }
+
   @Test func aColdStartShowsTheTimeAndTheSatellitesInView() {
     var model = WatchModel(sourceName: "cold start")
     let satellites = [

@@ -68,7 +68,11 @@ public struct FixPlausibility: Sendable {
 
   /// Checks the next fix, given as the part of it the check needs; the same answer as
   /// for its location.
+  ///
+  /// A point without a time (``TrackPoint/hasTime``) cannot be compared with another: it
+  /// passes and does not become the reference.
   public mutating func check(_ trackPoint: TrackPoint) -> ImplausibleFix? {
+    guard trackPoint.hasTime else { return nil }
     let point = Point(trackPoint)
     guard let reference else {
       self.reference = point

@@ -30,10 +30,16 @@ public struct Location: Sendable, Equatable {
   /// Vertical speed, metres per second.
   @PackedDouble public var climb: Double?
   /// When the receiver determined the fix (its UTC time, not when the line was read);
-  /// `nil` only for logs that carry no date at all.
+  /// `nil` for logs that carry no date at all, and without ``hasTime``.
   public var timestamp: Timestamp?
-  /// The receiver's UTC time of day.
+  /// The receiver's UTC time of day; meaningless (midnight) without ``hasTime``.
   public var timeOfDay: TimeOfDay
+  /// Whether the fix has a time at all. gpsd reports positions without one after it
+  /// starts, until a receiver gives it the date, and for some receivers never: such a
+  /// location says where, not when. It is delivered (it answers "where am I?"), but the
+  /// odometer, the movement recogniser and the plausibility check leave it out, since
+  /// they measure time between fixes, and it is never shown as midnight.
+  public var hasTime = true
   /// The fix's dimension: 2D (no altitude) or 3D.
   public var mode: FixMode
   /// The GGA fix quality (GPS, DGPS, RTK fixed or float, dead reckoning, ...), or what the

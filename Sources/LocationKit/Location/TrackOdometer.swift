@@ -137,7 +137,11 @@ public struct TrackOdometer: Sendable {
   public mutating func add(_ location: Location) { add(TrackPoint(location)) }
 
   /// Adds the next point of the track.
+  ///
+  /// A point without a time (``TrackPoint/hasTime``) is left out: the odometer weighs a
+  /// step by the time it took.
   public mutating func add(_ location: TrackPoint) {
+    guard location.hasTime else { return }
     guard first != nil, let previous else {
       let seconds = clock.advance(to: location)
       self.first = location

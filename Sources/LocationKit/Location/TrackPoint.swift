@@ -20,6 +20,9 @@ public struct TrackPoint: Sendable, Equatable {
   public var timestamp: Timestamp?
   /// The receiver's UTC time of day.
   public var timeOfDay: TimeOfDay
+  /// Whether the point has a time (``Location/hasTime``); one without is left out by the
+  /// odometer and the plausibility check.
+  public var hasTime = true
 
   /// A point at a position and time; nothing else known.
   public init(
@@ -40,6 +43,7 @@ public struct TrackPoint: Sendable, Equatable {
     measuredSpeed = location.measuredSpeed
     timestamp = location.timestamp
     timeOfDay = location.timeOfDay
+    hasTime = location.hasTime
   }
 
   /// The point of a fix, as ``Location/init(_:)`` would have it, without building the

@@ -94,8 +94,10 @@ public struct MovementRecognizer: Sendable {
     self.minimumDistance = minimumDistance
   }
 
-  /// Adds the next fix; returns the transition it causes, if any.
+  /// Adds the next fix; returns the transition it causes, if any. A fix without a time
+  /// (``Location/hasTime``) changes nothing.
   public mutating func add(_ location: Location) -> MovementEvent? {
+    guard location.hasTime else { return nil }
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
     odometer.add(location)

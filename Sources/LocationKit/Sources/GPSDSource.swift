@@ -254,7 +254,7 @@ private struct ReportState {
       return attitude(message, data).map { [.heading($0)] } ?? []
     }
     if message.hasPrefix("{\"class\":\"TPV\""), let location = location(data), let previous = held,
-      previous.device == location.device, previous.timestamp == location.timestamp
+      location.hasTime, previous.hasTime, previous.device == location.device, previous.timestamp == location.timestamp
     {
       // gpsd refines a cycle sentence by sentence while it learns the receiver's cycle:
       // the later report of the same time replaces the earlier one.
@@ -277,7 +277,8 @@ private struct ReportState {
       location.satellites = sky.satellites
       location.satellitesUsed = sky.satellitesUsed
     }
-    if let errors = statistics[device], errors.time == location.timestamp, let latitude = errors.latitude,
+    if let errors = statistics[device], location.hasTime, errors.time == location.timestamp,
+      let latitude = errors.latitude,
       let longitude = errors.longitude
     {
       location.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot()
@@ -446,10 +447,14 @@ private struct ReportState {
     else { return nil }
     var copy = data
     var location = Location(latitude: latitude, longitude: longitude, mode: fix.mode >= MODE_3D ? .threeD : .twoD)
-    if let seconds = finite(whereami_gps_fix_time(&copy)), set & UInt64(TIME_SET) != 0 {
+    if let seconds = finite(whereami_gps_fix_time(&copy)), seconds > 0, set & UInt64(TIME_SET) != 0 {
       let timestamp = Timestamp(microsecondsSinceEpoch: Int64((seconds * 1e6).rounded()))
       location.timestamp = timestamp
       location.timeOfDay = timestamp.timeOfDay
+    } else {
+      // A TPV without "time": gpsd before it knows the date (after a restart), or a
+      // receiver that never gives one. Where, but not when.
+      location.hasTime = false
     }
     if set & UInt64(ALTITUDE_SET) != 0, fix.mode >= MODE_3D {
       location.altitude = finite(fix.altMSL)

@@ -18,7 +18,13 @@ public enum LocationRenderer {
         line.append(UInt8(ascii: "-"))
       }
     }
-    if let time = location.timestamp { line.append(time) } else { line.append(location.timeOfDay) }
+    if let time = location.timestamp {
+      line.append(time)
+    } else if location.hasTime {
+      line.append(location.timeOfDay)
+    } else {
+      line.append(UInt8(ascii: "-"))
+    }
     line.append(location.mode == .threeD ? " 3D" : " 2D")
     line.append(" lat ")
     line.append(location.latitude, decimals: 9)

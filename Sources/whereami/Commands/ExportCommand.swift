@@ -88,7 +88,14 @@ enum ExportCommand {
       continued.continuedDevice = device
       return try format.makeWriter(continued, points: points)
     }
-    switch session.run(writer: writer, furtherWriter: further, output: output) {
+    let outcome = session.run(writer: writer, furtherWriter: further, output: output)
+    let untimed = session.recorded.untimed
+    if untimed > 0, outcome.isWritten {
+      printError(
+        "whereami: \(untimed) fixes from \(session.sourceName) had no time (gpsd gave none with them) "
+          + "and are not in the export")
+    }
+    switch outcome {
     case .ended:
       try output.commit()
       if session.recorded.fixes == 0 {

@@ -45,6 +45,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var messages = RepeatedMessages()
   /// When the source last went from delivering to failing (monotonic seconds).
   @exclusivity(unchecked) private var troubleSince: Double?
+  /// Whether the first position without a time has been explained.
+  private var saidUntimed = false
 
   /// A session over `source`, whose manager it becomes the delegate of.
   init(
@@ -123,6 +125,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       currentDevice = device
     }
     currentFixes += 1
+    if !location.hasTime, !saidUntimed {
+      saidUntimed = true
+      printError(
+        "whereami: \(sourceName): positions without a time (gpsd gives none until it knows the date): "
+          + "shown with '-' for the time, not counted in the distance")
+    }
     odometer.add(location)
     // The device's latest heading goes with the fix when it is of the same second or newer.
     var heading = headings[device]

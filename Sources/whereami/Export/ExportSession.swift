@@ -41,6 +41,14 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     /// A final error of the source, or a write failure (already reported when the message
     /// is `nil`).
     case failed(CommandError)
+
+    /// Whether the document was completed (and is about to be committed).
+    var isWritten: Bool {
+      switch self {
+      case .ended, .recordingStopped: true
+      case .outputClosed, .failed: false
+      }
+    }
   }
 
   /// The SOURCE and its manager.
@@ -138,10 +146,10 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
-  /// The number of fixes exported and each device's distance travelled, for the closing
-  /// message.
-  var recorded: (fixes: Int, distances: [(device: String?, distance: Double)]) {
-    queue.sync { (document?.fixes ?? 0, document?.distances ?? []) }
+  /// The number of fixes exported, each device's distance travelled and the fixes left
+  /// out for want of a time, for the closing messages.
+  var recorded: (fixes: Int, distances: [(device: String?, distance: Double)], untimed: Int) {
+    queue.sync { (document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0) }
   }
 
   /// Ends the session (on `queue`) with `outcome`, once.

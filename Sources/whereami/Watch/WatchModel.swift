@@ -72,7 +72,8 @@ struct WatchModel: Sendable {
     sky = nil
     _ = movement.add(location)
     let moving = movement.odometer.isMoving
-    if motion?.moving != moving {
+    // A fix without a time cannot start a stretch of moving or stopping: it has no start.
+    if location.hasTime, motion?.moving != moving {
       motion = (moving, moving ? movement.trip?.start ?? location : location)
     }
     track.append(TrackPoint(latitude: location.latitude, longitude: location.longitude))

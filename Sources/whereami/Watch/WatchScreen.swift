@@ -231,7 +231,7 @@ enum WatchScreen {
 
   /// `moving for 12 min`, `stopped for 3 min 5 s`, in the receiver's time.
   private static func motionText(_ model: WatchModel) -> String {
-    guard let motion = model.motion, let location = model.location else { return WatchFormat.unknown }
+    guard let motion = model.motion, let location = model.location, location.hasTime else { return WatchFormat.unknown }
     let seconds = Trip.elapsed(from: motion.since, to: location)
     return (motion.moving ? "moving for " : "stopped for ") + ExportText.duration(max(0, seconds))
   }
@@ -254,7 +254,7 @@ enum WatchScreen {
       if let timestamp = sky.timestamp { return WatchFormat.dateTime(timestamp) }
       if let time = sky.timeOfDay { return WatchFormat.time(time) + " (no date)" }
     }
-    guard let location else { return WatchFormat.unknown }
+    guard let location, location.hasTime else { return WatchFormat.unknown }
     guard let timestamp = location.timestamp else { return WatchFormat.time(location.timeOfDay) + " (no date)" }
     return WatchFormat.dateTime(timestamp)
   }
