@@ -107,6 +107,45 @@ import Testing
     #expect(first.meanMovingSpeed.map { $0 > 10 && $0 < 15 } == true)
   }
 
+  /// A trip's mean moving speed is its distance over its moving time, and with Doppler
+  /// speeds it is never above the trip's maximum: the moving time holds the steps that led
+  /// to the decision to move (a second of them at 10 Hz is ten steps), and the maximum
+  /// the speeds of those steps. On receivers drawn from the family at 1 to 10 Hz, short
+  /// and long trips, slow and fast, accelerating as each style does, and at a constant
+  /// speed with little Doppler noise (where the old accounting read 3 % over the maximum).
+  @Test(arguments: [1, 2, 5, 10]) func aTripsMeanSpeedIsNeverAboveItsMaximum(rate: Int) throws {
+    var trips = 0
+    let constant = MovementStyle(meanTimeBetweenTurns: 1e9, turnRate: 0, acceleration: 50, speedWander: 0)
+    for (index, (style, speed)) in [
+      (MovementStyle.walking, 0.8), (.walking, 1.4), (.cycling, 5), (.driving, 14), (.driving, 30),
+      (constant, 1.4), (constant, 5), (constant, 14),
+    ].enumerated() {
+      for seconds in [12.0, 30, 300] {
+        let seed = UInt64(rate * 100 + index * 10) + UInt64(seconds)
+        var random = SeededRandom(seed: seed)
+        var receiver = ReceiverModel.drawn(&random, rate: rate)
+        if style.speedWander == 0 {
+          receiver.speedSigma = 0.005
+          receiver.knotDecimals = 3
+        }
+        let phases: [MovementPhase] = [
+          .stand(seconds: 90), .move(seconds: seconds, speed: speed), .stand(seconds: 90),
+          .move(seconds: seconds, speed: speed), .stand(seconds: 90),
+        ]
+        let track = TrackSimulator(receiver: receiver, style: style, phases: phases).generate(seed: seed)
+        for trip in Self.recognize(track).events.filter({ $0.state == .ended }).map(\.trip) {
+          trips += 1
+          let mean = try #require(trip.meanMovingSpeed)
+          let maximum = try #require(trip.maximumSpeed)
+          #expect(mean <= maximum, "\(seconds) s at \(speed) m/s: mean \(mean), max \(maximum); \(receiver)")
+          #expect(abs(mean - trip.distance / trip.movingTime) < 1e-12)
+        }
+      }
+    }
+    // The 12 s walks are too short to be trips (under 50 m); all else is two trips each.
+    #expect(trips >= 34, "\(trips) trips")
+  }
+
   @Test func aShortJitterIsCancelledNotATrip() {
     // Doppler says 0.8 m/s for three seconds, then rest: began, then cancelled.
     var recognizer = MovementRecognizer()

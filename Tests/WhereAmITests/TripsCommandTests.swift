@@ -67,6 +67,37 @@ import Testing
     #expect(lines[2].hasPrefix("stop ") && lines[2].contains(" at 48."))
   }
 
+  /// `summary` and `trips` give one mean speed, by one definition (distance over moving
+  /// time): a log that is one trip has the trip's, and neither is above its maximum.
+  @Test(arguments: [1, 10]) func summaryAndTripsGiveOneMeanSpeed(rate: Int) throws {
+    let constant = MovementStyle(meanTimeBetweenTurns: 1e9, turnRate: 0, acceleration: 50, speedWander: 0)
+    for (style, speed) in [(constant, 5.0), (MovementStyle.driving, 14)] {
+      let seed = UInt64(40 + rate)
+      var random = SeededRandom(seed: seed)
+      var receiver = ReceiverModel.drawn(&random, rate: rate)
+      receiver.speedSigma = 0.01
+      let phases: [MovementPhase] = [.stand(seconds: 120), .move(seconds: 40, speed: speed), .stand(seconds: 120)]
+      let track = TrackSimulator(receiver: receiver, style: style, phases: phases).generate(seed: seed)
+      let path = NSTemporaryDirectory() + "whereami-mean-\(getpid())-\(rate).nmea"
+      try Data(track.nmea).write(to: URL(fileURLWithPath: path))
+      defer { unlink(path) }
+      let trips = try runWhereAmI(["trips", "--json", path]).output.split(separator: "\n").compactMap {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.filter { $0["class"] as? String == "TRIP" }
+      let summary = try runWhereAmI(["summary", "--json", path])
+      let figures = try #require(try JSONSerialization.jsonObject(with: Data(summary.output.utf8)) as? [String: Any])
+      #expect(trips.count == 1, "\(trips)")
+      let trip = try #require(trips.first)
+      let mean = try #require(figures["meanSpeed"] as? Double)
+      let tripMean = try #require(trip["meanSpeed"] as? Double)
+      #expect(abs(mean - tripMean) <= 0.0011, "summary \(mean) m/s, trip \(tripMean) m/s; \(receiver)")
+      #expect(mean <= (figures["maxSpeed"] as? Double ?? 0), "\(figures)")
+      #expect(tripMean <= (trip["maxSpeed"] as? Double ?? 0), "\(trip)")
+      let text = try runWhereAmI(["summary", path]).output
+      #expect(text.contains("mean speed       \(String(format: "%.2f", mean)) m/s (moving)"), "\(text)")
+    }
+  }
+
   @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
     let (path, _) = try Self.log(seed: 32)
     defer { unlink(path) }

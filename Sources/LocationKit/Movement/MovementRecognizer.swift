@@ -87,6 +87,10 @@ public struct MovementRecognizer: Sendable {
   private var distanceAtStart = 0.0
   private var movingTimeAtStart = 0.0
   private var stoppedAt: (location: Location, distance: Double, movingTime: Double)?
+  /// The highest measured speed of the fixes since the odometer last moved or rested,
+  /// at least ``TrackOdometer/movingSpeed`` each: the steps the odometer is waiting to
+  /// confirm, whose distance a trip gets once it does.
+  private var unconfirmedPeak: Double?
 
   /// A recogniser at rest.
   public init(stopDuration: Double = 60, minimumDistance: Double = 50) {
@@ -114,6 +118,13 @@ public struct MovementRecognizer: Sendable {
       }
     }
     latest = location
+    var peak = location.measuredSpeed
+    if odometer.isMoving {
+      if let unconfirmedPeak { peak = max(peak ?? unconfirmedPeak, unconfirmedPeak) }
+      unconfirmedPeak = nil
+    } else if let speed = location.measuredSpeed {
+      unconfirmedPeak = speed >= TrackOdometer.movingSpeed ? max(unconfirmedPeak ?? speed, speed) : nil
+    }
     // A track that begins in motion: its trip begins at its first fix.
     if lastAtRest == nil { lastAtRest = location }
     if let ended {
@@ -131,7 +142,7 @@ public struct MovementRecognizer: Sendable {
       movingTimeAtStart = movingTimeBefore
       let begun = Trip(
         start: lastAtRest ?? location, end: location, distance: odometer.distance - distanceBefore,
-        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: location.measuredSpeed)
+        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: peak)
       self.trip = begun
       stoppedAt = nil
       state = .began
@@ -143,7 +154,7 @@ public struct MovementRecognizer: Sendable {
       trip.end = location
       trip.distance = odometer.distance - distanceAtStart
       trip.movingTime = odometer.movingTime - movingTimeAtStart
-      if let speed = location.measuredSpeed { trip.maximumSpeed = max(trip.maximumSpeed ?? speed, speed) }
+      if let peak { trip.maximumSpeed = max(trip.maximumSpeed ?? peak, peak) }
       self.trip = trip
       state = .changed
       return MovementEvent(state: .changed, trip: trip)

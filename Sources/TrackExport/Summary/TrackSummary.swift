@@ -20,10 +20,6 @@ public struct TrackSummary {
   public var implausible: [ImplausibleFix: Int] = [:]
   /// The highest speed the receiver measured (Doppler), metres per second; `nil` without any.
   public var maximumSpeed: Double?
-  /// The sum of the receiver's measured speeds, metres per second, for ``meanSpeed``.
-  public var speedSum = 0.0
-  /// How many fixes carried a measured speed, for ``meanSpeed``.
-  public var speedCount = 0
   /// Fixes by mode (no fix, 2D, 3D), counted before the plausibility check.
   public var modes = Tally<FixMode>()
   /// Counted fixes by quality (GPS, DGPS, RTK, ...), where the receiver gave one.
@@ -87,8 +83,6 @@ public struct TrackSummary {
     // Measured speeds only: one derived from positions is as noisy as they are.
     if fix.speedSource == .receiver, let speed = fix.speed {
       maximumSpeed = max(maximumSpeed ?? speed, speed)
-      speedSum += speed
-      speedCount += 1
     }
   }
 
@@ -108,8 +102,6 @@ public struct TrackSummary {
     isTotal = true
     if let time = other.duration { summedDuration = (summedDuration ?? 0) + time }
     if let speed = other.maximumSpeed { maximumSpeed = max(maximumSpeed ?? speed, speed) }
-    speedSum += other.speedSum
-    speedCount += other.speedCount
     modes.merge(other.modes)
     qualities.merge(other.qualities)
   }
@@ -122,9 +114,10 @@ public struct TrackSummary {
     return last.seconds(since: first)
   }
 
-  /// The mean of the receiver's measured speeds over the fixes that carried one, metres per
-  /// second; `nil` without any.
-  public var meanSpeed: Double? { speedCount > 0 ? speedSum / Double(speedCount) : nil }
+  /// The mean moving speed: ``distance`` over ``movingTime``, metres per second, as for a
+  /// trip (``/LocationKit/Trip/meanMovingSpeed``); `nil` without moving time. Standing
+  /// time is left out, so that an hour parked does not halve a drive's mean.
+  public var meanSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
 
   private var sentenceCounts: [(String, Int)] {
     Sentence.Kind.allCases.map { ($0.description, statistics.decoded($0)) }.filter { $0.1 > 0 }
@@ -165,7 +158,7 @@ public struct TrackSummary {
       "  moving time      \(fixes > 1 ? formatDuration(movingTime) : "-") (stopped \(fixes > 1 ? formatDuration(stoppedTime) : "-"))"
     )
     lines.append("  max speed        \(maximumSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
-    lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s" } ?? "-")")
+    lines.append("  mean speed       \(meanSpeed.map { fixed($0, 2) + " m/s (moving)" } ?? "-")")
     let modeList = [FixMode.threeD, .twoD, .noFix].compactMap { mode in modes[mode].map { ("\(mode)", $0) } }
     lines.append("  fix modes        \(list(modeList))")
     let qualityList = FixQuality.allCases.compactMap { quality in qualities[quality].map { ("\(quality)", $0) } }
