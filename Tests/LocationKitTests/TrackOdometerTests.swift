@@ -137,6 +137,64 @@ import Testing
     #expect(odometer.pathLength == path)
   }
 
+  /// `seconds` of driving north (or east) at 10 m/s from `start`, one fix a second.
+  private func drive(from start: Double, seconds: Int, offset: Double = 0, east: Bool = false) -> [Location] {
+    (0...seconds).map { second in
+      let metres = Double(second) * 10
+      return fix(start + Double(second), north: east ? offset : offset + metres, east: east ? metres : 0, speed: 10)
+    }
+  }
+
+  /// A log joined after one it overlaps in time, the same day (its first fix 5 min before
+  /// the first log's last): the first fixes that go back are left out, then it is another
+  /// session counted on its own, not dropped until its time passes the first's.
+  @Test func aLogJoinedToOneItOverlapsIsAnotherSession() {
+    var odometer = TrackOdometer()
+    var recognizer = MovementRecognizer()
+    var trips = 0
+    for location in drive(from: 0, seconds: 600) + drive(from: 300, seconds: 600, offset: 20_000, east: true) {
+      odometer.add(location)
+      if recognizer.add(location)?.state == .ended { trips += 1 }
+    }
+    if recognizer.finish()?.state == .ended { trips += 1 }
+    #expect(odometer.sessions == 2)
+    #expect(odometer.fixesBackInTime == FixPlausibility.recoveryCount - 1)
+    // 6 km each; the fixes left out and the first step of the second session are lost.
+    #expect(odometer.distance > 12_000 - 10 * Double(FixPlausibility.recoveryCount + 1), "\(odometer.distance) m")
+    #expect(odometer.distance <= 12_000 + 1e-6)
+    #expect(odometer.bridges == 0)
+    #expect(abs(odometer.movingTime + odometer.stoppedTime - 1198) < 1e-6, "each session's own time")
+    #expect(trips == 2, "a trip in each session")
+  }
+
+  /// A session of the day before joined after one that went past midnight: the step back
+  /// comes with a change of date, so the new session begins at once.
+  @Test func aStepBackToAnotherDateBeginsASessionAtOnce() {
+    // 23:55 to 00:05 on the night of the 14th, then the same times again elsewhere.
+    let before = 57_300.0
+    var odometer = TrackOdometer()
+    for location in drive(from: before, seconds: 600) + drive(from: before, seconds: 600, offset: 20_000, east: true) {
+      odometer.add(location)
+    }
+    #expect(odometer.sessions == 2)
+    #expect(odometer.fixesBackInTime == 0)
+    #expect(odometer.distance > 12_000 - 10 && odometer.distance <= 12_000 + 1e-6, "\(odometer.distance) m")
+  }
+
+  /// The next day's drive joined after today's is a session of its own: the straight
+  /// line between them (the receiver off overnight, the car moved meanwhile) is not a fix
+  /// loss to bridge, nor the night stopped time.
+  @Test func theNextDaysDriveIsASessionNotAFixLoss() {
+    var odometer = TrackOdometer()
+    for location in drive(from: 0, seconds: 600) + drive(from: 86_400, seconds: 600, offset: 50_000) {
+      odometer.add(location)
+    }
+    #expect(odometer.sessions == 2)
+    #expect(odometer.bridges == 0)
+    #expect(odometer.distance > 12_000 - 10 && odometer.distance <= 12_000 + 1e-6, "\(odometer.distance) m")
+    #expect(abs(odometer.movingTime + odometer.stoppedTime - 1200) < 1e-6)
+  }
+
   @Test func aTimingReceiverOfTheCorpusNeverMoves() throws {
     // meinberg-gps164: RMC only, 0.01-minute coordinates, speed 0.0; the positions flip
     // between cells (88 m of raw steps in 89 s).

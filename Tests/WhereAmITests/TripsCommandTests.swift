@@ -98,6 +98,33 @@ import Testing
     }
   }
 
+  /// Two drives joined end to end, the second starting (on the day before) ten minutes
+  /// before the first ended: both count, each on its own, and every command says so
+  /// without -v.
+  @Test func sessionsJoinedEndToEndBothCountAndAreSaid() throws {
+    let drive = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
+    let scratch = try ExportScratch()
+    let joined = try scratch.write("twice.nmea", drive + drive)
+    func figures(_ path: String) throws -> [String: Any] {
+      let output = try runWhereAmI(["summary", "--json", path]).output
+      return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+    let once = try #require(try figures(Paths.fixture("drive-midnight.nmea"))["distance"] as? Double)
+    let twice = try figures(joined)
+    let distance = try #require(twice["distance"] as? Double)
+    // What is lost: the fixes the plausibility check sets aside before it follows the
+    // second session, and its first step; at most 30 m each (JSON rounds to millimetres).
+    #expect(distance <= 2 * once + 0.01 && distance > 2 * once - 4 * 31, "\(distance) m for 2 × \(once) m")
+    #expect(twice["sessions"] as? Int == 2)
+    let text = try runWhereAmI(["summary", joined])
+    #expect(text.output.contains("  sessions         2 sessions (the time went back into another"), "\(text.output)")
+    let printed = try runWhereAmI(["print", joined])
+    #expect(printed.code == 0)
+    #expect(printed.error.components(separatedBy: "another session").count == 2, "\(printed.error)")
+    let trips = try runWhereAmI(["trips", joined]).output.split(separator: "\n").filter { $0.hasPrefix("trip ") }
+    #expect(trips.count == 2, "\(trips)")
+  }
+
   @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
     let (path, _) = try Self.log(seed: 32)
     defer { unlink(path) }

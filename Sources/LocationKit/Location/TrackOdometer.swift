@@ -36,8 +36,19 @@ import NMEA
 /// A **fix loss** (no fix for more than ``gapSeconds`` and three fix intervals, a tunnel)
 /// is bridged by the straight geodesic between the fixes on either side, when the
 /// receiver was moving on either side or the bridge exceeds the fixes' uncertainty;
-/// ``bridgedDistance`` says how much. A fix whose time goes backwards, or repeats, adds
-/// nothing.
+/// ``bridgedDistance`` says how much. A fix whose time repeats adds nothing.
+///
+/// A fix whose time goes **backwards** adds nothing either, unless it begins another
+/// **session** (``sessions``): logs joined end to end, a receiver's clock reset. That is
+/// so when the time goes back more than ``newSessionSeconds``, when the date changes with
+/// the step back (a session of the day before joined after one past midnight), or when
+/// ``FixPlausibility/recoveryCount`` fixes in a row go back and run forward among
+/// themselves (the rule by which the plausibility check follows a receiver that really is
+/// elsewhere). A later session is one too: a fix after more than ``longestMovingGap``
+/// without any, on another date (the next day's drive joined after today's). The new
+/// session is counted on its own from there: nothing across the jump, neither distance
+/// nor time.
+/// ``fixesBackInTime`` counts the fixes left out meanwhile.
 ///
 /// The estimate looks only at fixes already seen, so a live source and a file of the
 /// same fixes give the same distance, fix by fix.
@@ -80,6 +91,15 @@ public struct TrackOdometer: Sendable {
   public static let longestMovingGap = 60.0
   /// A step back in time longer than this starts a new stretch of track, seconds.
   public static let newSessionSeconds = 600.0
+
+  /// How many sessions the track has had: 1, and one more each time the time went back
+  /// into another (see above).
+  public private(set) var sessions = 1
+  /// Fixes left out because their time was before the previous fix's, without (yet)
+  /// beginning another session.
+  public private(set) var fixesBackInTime = 0
+  /// The fixes in a row whose time went back: the latest, and how many.
+  private var backwardRun: (latest: TrackPoint, count: Int)?
 
   /// Noise-proof distance travelled, metres. Never decreases: while a chord measured from
   /// positions is still open, it includes the chord so far.
@@ -154,14 +174,29 @@ public struct TrackOdometer: Sendable {
       return
     }
     let elapsed = TrackClock.elapsed(from: previous, to: location)
-    if elapsed < -Self.newSessionSeconds {
-      // Another session (logs joined out of order, a clock reset): start afresh from here,
-      // adding nothing across the jump.
+    if elapsed < 0 {
+      if beginsSession(location, elapsed: elapsed, after: previous) {
+        // Another session (logs joined, a clock reset): start afresh from here, adding
+        // nothing across the jump.
+        sessions += 1
+        backwardRun = nil
+        restart(at: location)
+      } else {
+        fixesBackInTime += 1
+      }
+      return
+    }
+    // A repeat: nothing to add.
+    guard elapsed > 0 else { return }
+    backwardRun = nil
+    if elapsed > Self.longestMovingGap, let date = location.timestamp?.date,
+      let previousDate = previous.timestamp?.date, date != previousDate
+    {
+      // A later session, on another day: its own stretch, not a fix loss to bridge.
+      sessions += 1
       restart(at: location)
       return
     }
-    // A repeat, or a small step back in time: nothing to add.
-    guard elapsed > 0 else { return }
     let seconds = clock.advance(to: location)
     let step = location.distance(from: previous)
     pathLength += step
@@ -210,6 +245,20 @@ public struct TrackOdometer: Sendable {
   /// only (up to ``longestSpeedHold``).
   private var speedHold: Double {
     min(Self.longestSpeedHold, max(Self.speedHoldSeconds, 1.5 * (speedIntervals.median ?? 0)))
+  }
+
+  /// Whether `location`, `elapsed` seconds before `previous`, begins another session.
+  private mutating func beginsSession(_ location: TrackPoint, elapsed: Double, after previous: TrackPoint) -> Bool {
+    if elapsed < -Self.newSessionSeconds { return true }
+    if let date = location.timestamp?.date, let previousDate = previous.timestamp?.date, date != previousDate {
+      return true
+    }
+    if let run = backwardRun, TrackClock.elapsed(from: run.latest, to: location) > 0 {
+      backwardRun = (location, run.count + 1)
+    } else {
+      backwardRun = (location, 1)
+    }
+    return backwardRun!.count >= FixPlausibility.recoveryCount
   }
 
   /// Starts a new stretch of track at `location`: what was counted stays.

@@ -104,8 +104,21 @@ public struct MovementRecognizer: Sendable {
     guard location.hasTime else { return nil }
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
+    let sessionsBefore = odometer.sessions
     odometer.add(location)
     var ended: MovementEvent?
+    if odometer.sessions != sessionsBefore, let latest {
+      // Another session (the odometer's decision; logs joined, a clock reset): a trip
+      // under way ended where the last session's fixes did, and this one starts at rest.
+      if trip != nil {
+        let stop = stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart)
+        ended = end(at: stop, restingAt: latest)
+      }
+      self.latest = location
+      lastAtRest = location
+      unconfirmedPeak = nil
+      return ended
+    }
     if let latest {
       let elapsed = Trip.elapsed(from: latest, to: location)
       guard elapsed > 0 else { return nil }

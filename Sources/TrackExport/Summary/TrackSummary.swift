@@ -41,6 +41,8 @@ public struct TrackSummary {
     var stoppedTime = 0.0
     var bridgedDistance = 0.0
     var bridges = 0
+    var sessions = 0
+    var fixesBackInTime = 0
   }
 
   /// Jitter-proof distance (see ``/LocationKit/TrackOdometer``), metres.
@@ -58,6 +60,12 @@ public struct TrackSummary {
   public var bridgedDistance: Double { odometer.bridgedDistance + merged.bridgedDistance }
   /// How many fix losses the odometer bridged.
   public var bridges: Int { odometer.bridges + merged.bridges }
+  /// How many sessions the odometer counted, each on its own (``/LocationKit/TrackOdometer/sessions``:
+  /// logs joined end to end, a clock reset), summed over the files of a total.
+  public var sessions: Int { odometer.sessions + merged.sessions }
+  /// Fixes the odometer left out because their time went back without beginning a
+  /// session.
+  public var fixesBackInTime: Int { odometer.fixesBackInTime + merged.fixesBackInTime }
 
   /// An empty summary.
   public init() {}
@@ -98,6 +106,8 @@ public struct TrackSummary {
     merged.stoppedTime += other.stoppedTime
     merged.bridgedDistance += other.bridgedDistance
     merged.bridges += other.bridges
+    merged.sessions += other.sessions
+    merged.fixesBackInTime += other.fixesBackInTime
     implausible.merge(other.implausible, uniquingKeysWith: +)
     isTotal = true
     if let time = other.duration { summedDuration = (summedDuration ?? 0) + time }
@@ -107,10 +117,12 @@ public struct TrackSummary {
   }
 
   /// Seconds from the first dated fix to the last (for a total, the files' durations
-  /// summed); `nil` without dated fixes.
+  /// summed; for a file of several sessions, the sessions' own times summed, moving and
+  /// standing, as two files' would be); `nil` without dated fixes.
   public var duration: Double? {
     if let summedDuration { return summedDuration }
     guard let first, let last else { return nil }
+    if odometer.sessions > 1 { return odometer.movingTime + odometer.stoppedTime }
     return last.seconds(since: first)
   }
 
@@ -149,6 +161,12 @@ public struct TrackSummary {
       let reasons = ImplausibleFix.allCases.compactMap { reason in implausible[reason].map { "\(reason) \($0)" } }
       lines.append(
         "  set aside        \(implausible.values.reduce(0, +)) implausible fixes: \(reasons.joined(separator: ", "))")
+    }
+    if sessions > 1 || fixesBackInTime > 0 {
+      let counted =
+        sessions > 1 ? "\(sessions) sessions (the time went back into another; each counted on its own)" : "1"
+      let left = fixesBackInTime > 0 ? "; \(fixesBackInTime) fixes back in time not counted" : ""
+      lines.append("  sessions         \(counted)\(left)")
     }
     if bridges > 0 {
       lines.append(
@@ -195,6 +213,8 @@ public struct TrackSummary {
       raw: counts(ImplausibleFix.allCases.compactMap { reason in implausible[reason].map { (reason.rawValue, $0) } }))
     object.add("bridgedDistance", bridgedDistance, 3)
     object.add("fixLosses", integer: bridges)
+    object.add("sessions", integer: sessions)
+    object.add("fixesBackInTime", integer: fixesBackInTime)
     if fixes > 1 {
       object.add("movingTime", movingTime, 3)
       object.add("stoppedTime", stoppedTime, 3)

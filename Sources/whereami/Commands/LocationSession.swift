@@ -131,7 +131,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
         "whereami: \(sourceName): positions without a time (gpsd gives none until it knows the date): "
           + "shown with '-' for the time, not counted in the distance")
     }
+    let sessions = odometer.sessions
     odometer.add(location)
+    if odometer.sessions != sessions {
+      printError(
+        "whereami: \(sourceName): the time went back to \(Self.time(location)): another session (logs joined, "
+          + "a clock reset), counted on its own from here")
+    }
     // The device's latest heading goes with the fix when it is of the same second or newer.
     var heading = headings[device]
     if let time = heading?.timestamp, let fixTime = location.timestamp, time.seconds(since: fixTime) < -1 {
@@ -161,8 +167,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didSetAside location: Location, because reason: ImplausibleFix) {
     guard verbose else { return }
-    let time = location.timestamp?.description ?? location.timeOfDay.description
-    printError("whereami: \(sourceName): fix of \(time) set aside: \(reason)")
+    printError("whereami: \(sourceName): fix of \(Self.time(location)) set aside: \(reason)")
+  }
+
+  /// A fix's time for a message: its timestamp, or its time of day without a date.
+  private static func time(_ location: Location) -> String {
+    location.timestamp?.description ?? location.timeOfDay.description
   }
 
   func locationManager(_ manager: LocationManager, didRecognize movement: MovementEvent) {
