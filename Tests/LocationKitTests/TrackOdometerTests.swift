@@ -195,6 +195,27 @@ import Testing
     #expect(abs(odometer.movingTime + odometer.stoppedTime - 1200) < 1e-6)
   }
 
+  /// Across a leap second (23:59:58, 23:59:59, 23:59:60, 00:00:00, 00:00:01), each step
+  /// is a second: the leap second's timestamp is the next midnight's, yet neither fix is a
+  /// repeat of the other, and no step's distance is lost.
+  @Test func aLeapSecondIsASecondOfItsOwn() {
+    let midnight = Timestamp(date: CalendarDate(year: 2017, month: 1, day: 1)!, time: TimeOfDay(microseconds: 0))
+    var odometer = TrackOdometer()
+    for (index, second) in [-2, -1, 0, 0, 1].enumerated() {
+      var location = Location(latitude: 48.137 + Double(index) * 10 / 111_200, longitude: 11.575, mode: .threeD)
+      location.timestamp = Timestamp(
+        microsecondsSinceEpoch: midnight.microsecondsSinceEpoch + Int64(second) * 1_000_000)
+      location.timeOfDay =
+        index == 2 ? TimeOfDay(hour: 23, minute: 59, second: 60)! : location.timestamp!.timeOfDay
+      location.speed = 10
+      location.horizontalAccuracy = 3
+      odometer.add(location)
+    }
+    #expect(abs(odometer.distance - 40) < 0.1, "\(odometer.distance) m")
+    #expect(odometer.movingTime + odometer.stoppedTime == 4)
+    #expect(odometer.fixesBackInTime == 0 && odometer.sessions == 1)
+  }
+
   @Test func aTimingReceiverOfTheCorpusNeverMoves() throws {
     // meinberg-gps164: RMC only, 0.01-minute coordinates, speed 0.0; the positions flip
     // between cells (88 m of raw steps in 89 s).

@@ -34,6 +34,16 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(gga.differentialStation == 138)
   }
 
+  /// UTC inserts leap seconds as 23:59:60, and receivers send them so; a second 60 at any
+  /// other minute is no time at all.
+  @Test func aLeapSecondIsATimeOnlyAt235960() throws {
+    let leap = try #require(
+      try decode("$GPGGA,235960.50,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,").payload(as: GGA.self)?.time)
+    #expect(leap.isLeapSecond && leap.description == "23:59:60.500")
+    #expect(TimeOfDay(hour: 23, minute: 59, second: 59)?.isLeapSecond == false)
+    #expect(rejection("$GPGGA,123060.00,3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,")?.problem == .outOfRange)
+  }
+
   @Test func emptyFieldsAreAbsentNeverZero() throws {
     let gga = try #require(try decode("$GNGGA,,,,,,0,,,,M,,M,,").payload(as: GGA.self))
     #expect(gga.talker == .multiple)

@@ -50,6 +50,29 @@ import Testing
     #expect(zip(distances, distances.dropFirst()).allSatisfy { $0 <= $1 })
   }
 
+  /// A leap second is printed as the receiver sent it, 23:59:60 of the old day (not a
+  /// second 00:00:00), and its steps count: 10 m/s for 14 s across it is 140 m.
+  @Test func aLeapSecondIsPrintedAndCounted() throws {
+    var lines: [String] = []
+    let times = (50...60).map { ("2359\($0)", "311216") } + (0...3).map { ("00000\($0)", "010117") }
+    for (index, (time, date)) in times.enumerated() {
+      let minutes = String(format: "%09.6f", 30 + Double(index) * 10 / 1852)
+      lines.append(checksummed("$GPRMC,\(time).00,A,52\(minutes),N,01318.000000,E,19.438,0.0,\(date),,,A"))
+      lines.append(checksummed("$GPGGA,\(time).00,52\(minutes),N,01318.000000,E,1,10,0.9,35.0,M,39.6,M,,"))
+    }
+    let scratch = try ExportScratch()
+    let log = try scratch.write("leap.nmea", lines.joined(separator: "\r\n") + "\r\n")
+    let text = try runWhereAmI(["print", log]).output.split(separator: "\n")
+    #expect(text.count == 15)
+    #expect(
+      text.map { $0.prefix(23) }.filter { $0.hasSuffix("00:00:00.000") || $0.hasSuffix("23:59:60.000") } == [
+        "2016-12-31T23:59:60.000", "2017-01-01T00:00:00.000",
+      ])
+    #expect(text.last?.hasSuffix(" distance 140.0 m") == true, "\(text.last ?? "")")
+    let json = try runWhereAmI(["print", "--json", log]).output
+    #expect(json.contains("\"time\":\"2016-12-31T23:59:60.000Z\""))
+  }
+
   @Test func readsStandardInput() throws {
     let result = try runWhereAmI(["print", "-"], stdinPath: Paths.fixture("walk.nmea"))
     #expect(result.code == 0)

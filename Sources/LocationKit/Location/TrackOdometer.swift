@@ -484,11 +484,15 @@ struct TrackClock: Sendable {
   }
 
   static func elapsed(from earlier: Moment, to later: Moment) -> Double {
-    if let a = earlier.timestamp, let b = later.timestamp { return b.seconds(since: a) }
+    // A leap second (23:59:60) has the timestamp of the next midnight, and its time of
+    // day wraps as if it were one: the step out of it is a second longer than either
+    // says. (A step across one whose fix is missing cannot know, and is a second short.)
+    let leap: Double = earlier.timeOfDay.isLeapSecond && !later.timeOfDay.isLeapSecond ? 1 : 0
+    if let a = earlier.timestamp, let b = later.timestamp { return b.seconds(since: a) + leap }
     var difference = later.timeOfDay.seconds - earlier.timeOfDay.seconds
     if difference > 43_200 { difference -= 86_400 }
     if difference < -43_200 { difference += 86_400 }
-    return difference
+    return difference + leap
   }
 
   /// Moves the clock to `location`'s time; returns it.

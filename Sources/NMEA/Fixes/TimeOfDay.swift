@@ -9,9 +9,11 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Creates a time of day from microseconds since midnight.
   public init(microseconds: Int64) { self.microseconds = microseconds }
 
-  /// Creates a time of day from its parts; `nil` when a part is out of range.
+  /// Creates a time of day from its parts; `nil` when a part is out of range. Second 60
+  /// is a leap second, only at 23:59 (where UTC inserts them).
   public init?(hour: Int, minute: Int, second: Int, microsecond: Int = 0) {
-    guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+    guard (0...23).contains(hour), (0...59).contains(minute),
+      (0...59).contains(second) || (hour, minute, second) == (23, 59, 60),
       (0..<1_000_000).contains(microsecond)
     else { return nil }
     microseconds =
@@ -21,16 +23,25 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Seconds since midnight, with the fraction.
   public var seconds: Double { Double(microseconds) / 1e6 }
 
+  /// Whether this is a leap second, `23:59:60.xxx`: as a ``Timestamp`` it is the next
+  /// day's `00:00:00.xxx` (which counts no leap seconds), one second before it really is.
+  public var isLeapSecond: Bool { microseconds >= Self.microsecondsPerDay }
+
+  /// Hours, minutes and seconds (60 in a leap second), and milliseconds.
+  package var clockParts: (hour: Int, minute: Int, second: Int, millisecond: Int) {
+    let (seconds, milliseconds) = (microseconds / 1000).quotientAndRemainder(dividingBy: 1000)
+    if seconds >= 86_400 { return (23, 59, Int(seconds - 86_400) + 60, Int(milliseconds)) }
+    return (Int(seconds / 3600), Int(seconds / 60 % 60), Int(seconds % 60), Int(milliseconds))
+  }
+
   public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
     lhs.microseconds < rhs.microseconds
   }
 
-  /// `hh:mm:ss.sss`
+  /// `hh:mm:ss.sss` (`23:59:60.sss` in a leap second)
   public var description: String {
-    let totalMilliseconds = microseconds / 1000
-    let (hms, ms) = totalMilliseconds.quotientAndRemainder(dividingBy: 1000)
-    return "\(pad(Int(hms / 3600), 2)):\(pad(Int(hms / 60 % 60), 2)):\(pad(Int(hms % 60), 2))"
-      + ".\(pad(Int(ms), 3))"
+    let parts = clockParts
+    return "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(parts.millisecond, 3))"
   }
 }
 

@@ -219,15 +219,30 @@ public struct ByteBuffer: ~Copyable {
 
   /// Appends `hh:mm:ss.sss`, as `TimeOfDay.description`.
   public mutating func append(_ time: TimeOfDay) {
-    let totalMilliseconds = time.microseconds / 1000
-    let (hms, ms) = totalMilliseconds.quotientAndRemainder(dividingBy: 1000)
-    append(integer: Int(hms / 3600), width: 2)
+    let parts = time.clockParts
+    append(integer: parts.hour, width: 2)
     append(UInt8(ascii: ":"))
-    append(integer: Int(hms / 60 % 60), width: 2)
+    append(integer: parts.minute, width: 2)
     append(UInt8(ascii: ":"))
-    append(integer: Int(hms % 60), width: 2)
+    append(integer: parts.second, width: 2)
     append(UInt8(ascii: "."))
-    append(integer: Int(ms), width: 3)
+    append(integer: parts.millisecond, width: 3)
+  }
+
+  /// Appends a fix's time as ISO 8601: the timestamp, except in a leap second, which
+  /// the timestamp (counting none) has as the next day's `00:00:00`: then the day before
+  /// and `23:59:60.sss`, as the receiver said.
+  public mutating func append(_ timestamp: Timestamp, at timeOfDay: TimeOfDay) {
+    guard timeOfDay.isLeapSecond else { return append(timestamp) }
+    let date = Timestamp(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch - TimeOfDay.microsecondsPerDay).date
+    append(integer: date.year, width: 4)
+    append(UInt8(ascii: "-"))
+    append(integer: date.month, width: 2)
+    append(UInt8(ascii: "-"))
+    append(integer: date.day, width: 2)
+    append(UInt8(ascii: "T"))
+    append(timeOfDay)
+    append(UInt8(ascii: "Z"))
   }
 
   /// Appends ISO 8601 `YYYY-MM-DDThh:mm:ss.sssZ`, as `Timestamp.description`.

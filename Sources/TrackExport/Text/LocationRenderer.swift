@@ -19,7 +19,7 @@ public enum LocationRenderer {
       }
     }
     if let time = location.timestamp {
-      line.append(time)
+      line.append(time, at: location.timeOfDay)
     } else if location.hasTime {
       line.append(location.timeOfDay)
     } else {
@@ -167,7 +167,7 @@ public enum LocationRenderer {
     }
     if let time = location.timestamp {
       line.append(",\"time\":\"")
-      line.append(time)
+      line.append(time, at: location.timeOfDay)
       line.append(UInt8(ascii: "\""))
     }
     line.append(",\"mode\":")
