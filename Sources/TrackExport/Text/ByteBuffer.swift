@@ -234,27 +234,24 @@ public struct ByteBuffer: ~Copyable {
   /// and `23:59:60.sss`, as the receiver said.
   public mutating func append(_ timestamp: Timestamp, at timeOfDay: TimeOfDay) {
     guard timeOfDay.isLeapSecond else { return append(timestamp) }
-    let date = Timestamp(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch - TimeOfDay.microsecondsPerDay).date
-    append(integer: date.year, width: 4)
-    append(UInt8(ascii: "-"))
-    append(integer: date.month, width: 2)
-    append(UInt8(ascii: "-"))
-    append(integer: date.day, width: 2)
-    append(UInt8(ascii: "T"))
-    append(timeOfDay)
-    append(UInt8(ascii: "Z"))
+    let dayBefore = Timestamp(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch - TimeOfDay.microsecondsPerDay)
+    append(dayBefore.date, timeOfDay)
   }
 
   /// Appends ISO 8601 `YYYY-MM-DDThh:mm:ss.sssZ`, as `Timestamp.description`.
   public mutating func append(_ timestamp: Timestamp) {
-    let date = timestamp.date
+    append(timestamp.date, timestamp.timeOfDay)
+  }
+
+  /// `YYYY-MM-DDThh:mm:ss.sssZ` from its parts.
+  private mutating func append(_ date: CalendarDate, _ time: TimeOfDay) {
     append(integer: date.year, width: 4)
     append(UInt8(ascii: "-"))
     append(integer: date.month, width: 2)
     append(UInt8(ascii: "-"))
     append(integer: date.day, width: 2)
     append(UInt8(ascii: "T"))
-    append(timestamp.timeOfDay)
+    append(time)
     append(UInt8(ascii: "Z"))
   }
 }
