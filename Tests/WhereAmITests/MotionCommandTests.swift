@@ -260,6 +260,47 @@ import Testing
     #expect(attitude["frame"] as? String == "trueNorth")
   }
 
+  /// gpsd passes a True North compass's raw counts (65,536 to the circle) on as if they
+  /// were degrees (its own corpus: heading 14223, pitch 169); they are scaled as on the
+  /// direct path.
+  @Test func aTrueNorthCompassThroughGpsdIsInDegrees() throws {
+    let log = try String(contentsOf: TestPaths.corpus.appendingPathComponent("tnt-revolution.log"), encoding: .utf8)
+    let lines = log.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$PTNTHTM") }.prefix(12).map(String.init)
+    #expect(lines.count == 12)
+    let scale = 360.0 / 65536
+    let expected = lines.map { line in
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+      return (heading: fields[1]! * scale, pitch: fields[3]! * scale, roll: fields[5]! * scale)
+    }
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let child = try ChildProcess(
+      Paths.whereami, ["motion", "gpsd://127.0.0.1:\(daemon.port)", "--json", "--count", "4"])
+    defer { child.terminate() }
+    #expect(daemon.waitForClients(1), "\(child.standardError)")
+    // gpsd reports each sentence as it comes; fed at a compass's pace until `--count` is met.
+    var fed = 0
+    while !child.hasExited && fed < 10 * lines.count {
+      daemon.feed.send(lines[fed % lines.count] + "\r\n")
+      fed += 1
+      usleep(100_000)
+    }
+    #expect(child.wait(timeout: 15) == 0, "\(child.standardError)")
+    let attitudes = try Self.objects(child.standardOutput).filter { $0["attitudeSource"] as? String == "reported" }
+    #expect(!attitudes.isEmpty, "\(child.standardOutput)")
+    for attitude in attitudes {
+      let heading = try #require(attitude["heading"] as? Double, "\(attitude)")
+      let pitch = attitude["pitch"] as? Double ?? .nan
+      let roll = attitude["roll"] as? Double ?? .nan
+      #expect(
+        expected.contains {
+          abs($0.heading - heading) < 0.006 && abs($0.pitch - pitch) < 0.006 && abs($0.roll - roll) < 0.006
+        },
+        "\(attitude) is none of the compass's readings in degrees")
+    }
+  }
+
   @Test func badSourcesAndOptionsHaveTheirExitCodes() throws {
     #expect(try runWhereAmI(["motion", "ftp://example"]).code == 64)
     #expect(try runWhereAmI(["motion", "--sensors", "sonar", Self.laptop]).code == 64)

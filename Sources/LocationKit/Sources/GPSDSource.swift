@@ -308,11 +308,21 @@ private struct ReportState {
     let device = Self.device(data)
     var heading = Heading(source: "gpsd ATT")
     heading.device = device.isEmpty ? nil : device
-    heading.trueHeading = member("heading", report.heading).map(HeadingMath.normalized)
-    let roll = member("roll", report.roll)
-    let pitch = member("pitch", report.pitch)
+    var trueHeading = member("heading", report.heading)
+    var roll = member("roll", report.roll)
+    var pitch = member("pitch", report.pitch)
     let yaw = member("yaw", report.yaw)
-    let dip = member("dip", report.dip)
+    var dip = member("dip", report.dip)
+    // gpsd passes a True North compass's raw counts on as degrees: scale them as the
+    // direct path does, by the same decision.
+    if PTNTHTM.areRawCounts(heading: trueHeading, pitch: pitch, roll: roll, dip: dip) {
+      let scale = PTNTHTM.degreesPerCount
+      trueHeading = trueHeading.map { $0 * scale }
+      roll = roll.map { $0 * scale }
+      pitch = pitch.map { $0 * scale }
+      dip = dip.map { $0 * scale }
+    }
+    heading.trueHeading = trueHeading.map(HeadingMath.normalized)
     let sensors = ATTSensorValues(
       acceleration: (member("acc_x", report.acc_x), member("acc_y", report.acc_y), member("acc_z", report.acc_z)),
       rotation: (member("gyro_x", report.gyro_x), member("gyro_y", report.gyro_y)),

@@ -36,6 +36,14 @@ public struct PTNTHTM: Sendable, Equatable {
   /// Degrees per raw count.
   public static let degreesPerCount = 360.0 / 65536
 
+  /// Whether a True North compass's four angles can only be raw counts: a heading or dip
+  /// beyond 360, or a pitch or roll beyond 180, is no angle in degrees. The decision is
+  /// made for the four together, as the compass reports all in one unit. gpsd passes the
+  /// compass's numbers on unscaled in its ATT reports, so its readers decide with this too.
+  public static func areRawCounts(heading: Double?, pitch: Double?, roll: Double?, dip: Double?) -> Bool {
+    (heading ?? 0) > 360 || abs(dip ?? 0) > 360 || abs(pitch ?? 0) > 180 || abs(roll ?? 0) > 180
+  }
+
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 6, name: "roll status")
     let statuses: StaticString = "NCLMOPV"
@@ -46,8 +54,7 @@ public struct PTNTHTM: Sendable, Equatable {
     var roll = try fields.decimal(4, "roll", in: -32768...32767)
     rollStatus = try fields.character(5, "roll status", oneOf: statuses)
     var dip = try fields.decimal(6, "dip", in: -32768...65535)
-    wasRaw =
-      (heading ?? 0) > 360 || abs(dip ?? 0) > 360 || abs(pitch ?? 0) > 180 || abs(roll ?? 0) > 180
+    wasRaw = Self.areRawCounts(heading: heading, pitch: pitch, roll: roll, dip: dip)
     if wasRaw {
       heading = heading.map { $0 * Self.degreesPerCount }
       pitch = pitch.map { $0 * Self.degreesPerCount }
