@@ -84,6 +84,44 @@ import Testing
     #expect(compared >= 60, "\(compared) of \(locations.count) locations compared")
   }
 
+  /// At a serial line's pace (NMEA 0183's 4,800 baud), until gpsd has learned the
+  /// receiver's cycle it reports a TPV after each sentence, and the cycle's SKY comes a
+  /// sentence's time later, after a pause longer than a burst's. The first fix still waits
+  /// for it: it has the accuracy every later fix has (not gpsd's own 16.7 m), and each
+  /// time is one fix, not one for each sentence of its cycle.
+  @Test func theFirstFixesAtASerialLinesPaceHaveTheirCyclesAccuracy() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let cycles = try Self.cycles("walk.nmea", limit: 12)
+    #expect(daemon.waitForClients(1), "the source connects to gpsd")
+    for cycle in cycles.prefix(4) {
+      for sentence in cycle.split(whereSeparator: \.isNewline) {
+        daemon.feed.send(sentence + "\r\n")
+        // The time the sentence takes on the line: 10 bits a byte.
+        usleep(UInt32((sentence.utf8.count + 2) * 10 * 1_000_000 / 4800))
+      }
+    }
+    feed(daemon, cycles[4...])
+    #expect(
+      recorder.wait(timeout: 15) { events in events.count { if case .update = $0 { true } else { false } } >= 11 })
+    let locations = recorder.locations
+    let times = locations.compactMap { $0.timestamp?.description }
+    #expect(times == Array(Set(times)).sorted(), "one fix a time, in order: \(times)")
+    let ours = Self.decoded(cycles)
+    let first = try #require(locations.first)
+    let time = try #require(first.timestamp?.description)
+    #expect(time == "2025-06-14T07:42:13.000Z")
+    #expect(first.accuracySource == .dilutionOfPrecision, "\(time): \(String(describing: first.accuracySource))")
+    let expected = try #require(ours[time]?.horizontalAccuracy)
+    #expect(abs((first.horizontalAccuracy ?? .nan) - expected) <= 0.01 * expected, "\(time): \(first)")
+  }
+
   @Test func fixesThroughGpsdEqualOurOwnDecoding() throws {
     let (cycles, locations) = try throughGpsd("walk.nmea", cycles: 120)
     let ours = Self.decoded(cycles)

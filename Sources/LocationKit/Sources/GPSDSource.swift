@@ -114,13 +114,15 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
     while true {
       if !gps_waiting(data, 0) {
         // The burst of the cycle is over: the location held for its GST and SKY goes.
-        if state.isHolding, !gps_waiting(data, Self.burstGap) {
-          for event in state.release() { emit(event, sink) }
+        if state.mayReleaseAfterBurst, !gps_waiting(data, Self.burstGap) {
+          for event in state.releaseAfterBurst() { emit(event, sink) }
         }
         switch stop.wait(for: data.pointee.gps_fd, timeout: rewatchInterval) {
         case .stopped: return .finished
         case .timedOut:
-          // Silence: gpsd reopens a device that went away (unplugged, its feed closed)
+          // Silence: whatever cycle was held is over.
+          for event in state.release() { emit(event, sink) }
+          // gpsd reopens a device that went away (unplugged, its feed closed)
           // only when a client asks to watch again. A dead connection would have woken
           // the wait (end of file), so this write goes to a live one.
           guard whereami_gps_watch(data, device) >= 0 else {
@@ -219,12 +221,32 @@ private struct ReportState {
   var lastTimes: [String: Timestamp] = [:]
   var places: [String: (latitude: Double, longitude: Double)] = [:]
   var variations: [String: Double] = [:]
-  /// The last TPV's location, until its cycle's reports are in.
-  private var held: Location?
-  /// gpsd's `eph` and `epv` for the held location.
-  private var heldEstimates: (horizontal: Double?, vertical: Double?)
+  /// A TPV's location, until its cycle's reports are in.
+  private struct Held {
+    var location: Location
+    /// gpsd's `eph` and `epv` for it.
+    var estimates: (horizontal: Double?, vertical: Double?)
+    /// How many TPVs of its time have come.
+    var reports = 1
+  }
+  /// By device: one device's reports do not end another's cycle.
+  private var held: [String: Held] = [:]
+  /// The devices whose cycle gpsd has learned: it sent one TPV for their last cycle, at
+  /// the cycle's end, with the cycle's GST and SKY in the same burst. Until then gpsd sends
+  /// a TPV after each sentence, as slowly as the receiver's line carries them (70 ms a
+  /// sentence at 9600 baud, longer than a burst's gap), and the cycle's GST and SKY come
+  /// later: such a TPV is held until its device's next one, never released by a pause.
+  private var learnedCycles: Set<String> = []
 
-  var isHolding: Bool { held != nil }
+  /// Whether a held location may go once gpsd's burst of reports pauses: its device's
+  /// cycle is learned (otherwise it goes with the device's next TPV, or after a silence).
+  var mayReleaseAfterBurst: Bool { held.keys.contains { learnedCycles.contains($0) } }
+
+  /// The held locations of the devices whose cycle is learned (after a burst's pause).
+  mutating func releaseAfterBurst() -> [SourceEvent] {
+    let learned = learnedCycles
+    return release { learned.contains($0) }
+  }
 
   /// What a device's last SKY said.
   struct Sky {
@@ -253,23 +275,57 @@ private struct ReportState {
     if message.hasPrefix("{\"class\":\"ATT\"") {
       return attitude(message, data).map { [.heading($0)] } ?? []
     }
-    if message.hasPrefix("{\"class\":\"TPV\""), let location = location(data), let previous = held,
-      location.hasTime, previous.hasTime, previous.device == location.device, previous.timestamp == location.timestamp
-    {
-      // gpsd refines a cycle sentence by sentence while it learns the receiver's cycle:
-      // the later report of the same time replaces the earlier one.
-      held = location
-      heldEstimates = (finite(data.fix.eph), finite(data.fix.epv))
-      return []
+    if message.hasPrefix("{\"class\":\"TPV\"") {
+      return position(data)
     }
     let released = release()
     return released + otherEvents(for: message, data, source: source)
   }
 
-  /// The held location, with its accuracy from what its cycle brought.
-  mutating func release() -> [SourceEvent] {
-    guard var location = held else { return [] }
-    held = nil
+  /// A TPV: held for the rest of its cycle's reports; its device's earlier one goes.
+  private mutating func position(_ data: gps_data_t) -> [SourceEvent] {
+    guard let location = location(data) else {
+      return release { $0 == Self.device(data) } + [.noFix(sky(data))]
+    }
+    let device = location.device ?? ""
+    let estimates: (horizontal: Double?, vertical: Double?) = (finite(data.fix.eph), finite(data.fix.epv))
+    if let previous = held[device], location.hasTime, previous.location.hasTime {
+      if previous.location.timestamp == location.timestamp {
+        // gpsd refines a cycle sentence by sentence while it learns the receiver's cycle:
+        // the later report of the same time replaces the earlier one.
+        held[device] = Held(location: location, estimates: estimates, reports: previous.reports + 1)
+        learnedCycles.remove(device)
+        return []
+      }
+      // One TPV for the whole cycle, and the next cycle has begun: gpsd knows the cycle.
+      if previous.reports == 1 { learnedCycles.insert(device) }
+    }
+    let released = release { $0 == device }
+    lastTimes[device] = location.timestamp
+    places[device] = (location.latitude, location.longitude)
+    variations[device] = location.magneticVariation
+    held[device] = Held(location: location, estimates: estimates)
+    return released
+  }
+
+  /// The held locations of the devices `releases` names (all by default), oldest first,
+  /// each with its accuracy from what its cycle brought.
+  mutating func release(where releases: (String) -> Bool = { _ in true }) -> [SourceEvent] {
+    guard !held.isEmpty else { return [] }
+    let going = held.filter { releases($0.key) }.sorted {
+      ($0.value.location.timestamp?.microsecondsSinceEpoch ?? 0, $0.key)
+        < ($1.value.location.timestamp?.microsecondsSinceEpoch ?? 0, $1.key)
+    }
+    return going.map { device, cycle in
+      held[device] = nil
+      return .location(completed(cycle))
+    }
+  }
+
+  /// A held location with its accuracy from what its cycle brought.
+  private func completed(_ cycle: Held) -> Location {
+    var location = cycle.location
+    let heldEstimates = cycle.estimates
     let device = location.device ?? ""
     let sky = skies[device] ?? Sky()
     location.dop = sky.dop
@@ -294,7 +350,7 @@ private struct ReportState {
       location.verticalAccuracy = location.altitude == nil ? nil : heldEstimates.vertical
       location.accuracySource = location.horizontalAccuracy == nil ? nil : .gpsd
     }
-    return [.location(location)]
+    return location
   }
 
   /// The heading and attitude of an ATT report. libgps leaves `heading` at 0 rather than
@@ -397,14 +453,6 @@ private struct ReportState {
       }
       return [.error(LocationError(.readError, "gpsd reports: \(text)"))]
     }
-    guard message.hasPrefix("{\"class\":\"TPV\"") else { return [] }
-    guard let location = location(data) else { return [.noFix(sky(data))] }
-    let device = location.device ?? ""
-    lastTimes[device] = location.timestamp
-    places[device] = (location.latitude, location.longitude)
-    variations[device] = location.magneticVariation
-    held = location
-    heldEstimates = (finite(data.fix.eph), finite(data.fix.epv))
     return []
   }
 
