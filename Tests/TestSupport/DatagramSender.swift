@@ -11,8 +11,10 @@ public final class DatagramSender {
   private var address = sockaddr_storage()
   private let length: socklen_t
 
-  /// A sender to `host` (numeric) and `port`; `broadcast` allows a broadcast address.
-  public init(host: String, port: UInt16, broadcast: Bool = false) throws {
+  /// A sender to `host` (numeric) and `port`; `broadcast` allows a broadcast address; a
+  /// `source` address (numeric, of this machine: any of 127.0.0.0/8 on loopback) sends from
+  /// there, as another machine on the network would.
+  public init(host: String, port: UInt16, broadcast: Bool = false, source: String? = nil) throws {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
@@ -28,6 +30,17 @@ public final class DatagramSender {
     }
     socket = Glibc.socket(first.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else { throw POSIXError(.EADDRNOTAVAIL) }
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
     if broadcast {
       var yes: Int32 = 1
       setsockopt(socket, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -61,4 +74,21 @@ public func udpPortIsBound(_ port: UInt16) -> Bool {
     }
   }
   return false
+}
+
+/// The bytes waiting in the receive queues of the UDP sockets bound to `port`, from the
+/// kernel's tables (`tx_queue:rx_queue`, hex): 0 once the program has read everything.
+public func udpReceiveQueue(_ port: UInt16) -> Int {
+  let local = String(format: ":%04X ", port)
+  var waiting = 0
+  for table in ["/proc/net/udp", "/proc/net/udp6"] {
+    for row in procFile(table).split(separator: "\n").dropFirst() {
+      let columns = row.split(separator: " ", omittingEmptySubsequences: true)
+      guard columns.count > 4, (columns[1] + " ").hasSuffix(local),
+        let queue = columns[4].split(separator: ":").last
+      else { continue }
+      waiting += Int(queue, radix: 16) ?? 0
+    }
+  }
+  return waiting
 }

@@ -75,6 +75,82 @@ import Testing
     #expect(times.count == 5, "\(times)")
   }
 
+  /// Two boats sending to one port are two tracks, each named by its sender's address, as
+  /// two receivers of one gpsd are: each has every fix and its own distance, as its log
+  /// alone gives (it was one 2,310 km "path" with half the fixes dropped).
+  @Test func severalSendersOnOnePortAreTracksOfTheirOwn() throws {
+    let boats = [("127.0.0.2", "walk.nmea"), ("127.0.0.3", "drive-midnight.nmea")]
+    let cycles = try boats.map { try TestPaths.cycles($0.1, limit: 15) }
+    let port = freeLoopbackPort()
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", "udp://127.0.0.1:\(port)"])
+    defer { child.terminate() }
+    #expect(waitUntil { udpPortIsBound(port) }, "whereami never bound port \(port): \(child.standardError)")
+    let senders = try boats.map { try DatagramSender(host: "127.0.0.1", port: port, source: $0.0) }
+    // Interleaved sentence by sentence, as two boats' bursts overlap on a network.
+    for index in 0..<15 {
+      let sentences = cycles.map { $0[index].split(whereSeparator: \.isNewline).map { $0 + "\r\n" } }
+      for line in 0..<sentences.map(\.count).max()! {
+        for boat in boats.indices where line < sentences[boat].count {
+          try senders[boat].send(String(sentences[boat][line]))
+        }
+      }
+      usleep(2000)
+    }
+    child.waitForOutputLines(30, timeout: 30)
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    let fixes = child.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let scratch = try ExportScratch()
+    for (boat, (address, fixture)) in boats.enumerated() {
+      let own = fixes.filter { $0["device"] as? String == address }
+      let times = own.compactMap { $0["time"] as? String }
+      #expect(times.count == 15 && times == times.sorted(), "\(address): \(times)")
+      let log = try scratch.write("\(fixture).part", cycles[boat].joined())
+      let alone = try runWhereAmI(["print", "--json", log])
+      let expected = alone.output.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
+      #expect(times == expected.compactMap { $0["time"] as? String }, "\(address)")
+      #expect(own.last?["distance"] as? Double == expected.last?["distance"] as? Double, "\(address)")
+    }
+    #expect(fixes.count == 30, "\(child.standardOutput)")
+  }
+
+  /// Bursts of 500 datagrams, as fast as loopback carries them: the large receive buffer
+  /// holds them while the reader decodes, and what the kernel still drops is counted and
+  /// said, so that every datagram sent is a fix printed or a drop said (with the kernel's
+  /// default buffer, about 9 % were lost without a word).
+  @Test func burstsOfDatagramsArriveOrTheirDropsAreSaid() throws {
+    let cycles = try Self.cycles(1001)
+    let port = freeLoopbackPort()
+    let child = try ChildProcess(Paths.whereami, ["print", "--json", "-v", "udp://127.0.0.1:\(port)"])
+    defer { child.terminate() }
+    #expect(waitUntil { udpPortIsBound(port) }, "whereami never bound port \(port): \(child.standardError)")
+    let sender = try DatagramSender(host: "127.0.0.1", port: port)
+    for burst in 0..<2 {
+      for cycle in cycles[burst * 500..<(burst + 1) * 500] { try sender.send(cycle) }
+      usleep(5000)
+    }
+    // Once whereami has read them all, one more cycle completes the last and shows that
+    // everything before it was decoded.
+    #expect(waitUntil { udpReceiveQueue(port) == 0 }, "whereami reads the datagrams")
+    try sender.send(cycles[1000])
+    let time = Array(cycles[1000].split(separator: ",")[1])
+    let printedTime = "T\(String(time[0..<2])):\(String(time[2..<4])):\(String(time[4..<6]))"
+    #expect(waitUntil { child.standardOutput.contains(printedTime) }, "\(printedTime): \(child.standardError)")
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    let printed = child.standardOutput.split(separator: "\n").count - 1
+    let said = child.standardError.split(separator: "\n").first { $0.contains("receive buffer") }
+    let line = try #require(said, "\(child.standardError)")
+    let dropped = line.contains("no datagram dropped") ? 0 : Int(line.split(separator: " ")[5]) ?? -1
+    #expect(printed + dropped == 1000, "\(printed) printed, \(dropped) dropped: \(line)")
+    let buffer = line.split(separator: "(receive buffer ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+    #expect(buffer >= 1 << 20, "\(line)")
+  }
+
   @Test func udpAddressesAreParsedAndBadOnesSaySo() throws {
     let path = try runWhereAmI(["print", "udp://127.0.0.1:10110/x"])
     #expect(path.code == 64 && path.error.contains("a udp source has no path"), "\(path.error)")

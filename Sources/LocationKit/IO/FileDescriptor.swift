@@ -22,6 +22,45 @@ package final class FileDescriptor: @unchecked Sendable {
     try SystemIO.read(rawValue, into: buffer)
   }
 
+  /// Receives one datagram into `buffer`, its sender's address into `sender`, and, when
+  /// the socket asked for it (`SO_RXQ_OVFL`), the kernel's count of the datagrams it has
+  /// dropped on the socket so far into `dropped`; retries an interruption.
+  package func receive(
+    into buffer: UnsafeMutableRawBufferPointer, from sender: inout sockaddr_storage, dropped: inout UInt32
+  ) throws(SystemError) -> Int {
+    // Room for one control message: a cmsghdr (16 bytes) and a 32-bit count, aligned to 8.
+    var control: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var controlLength = 0
+    let count = try retryingInterrupts("recvmsg") {
+      var vector = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
+      return withUnsafeMutablePointer(to: &sender) { address in
+        withUnsafeMutablePointer(to: &vector) { vector in
+          withUnsafeMutableBytes(of: &control) { control in
+            var message = msghdr()
+            message.msg_name = UnsafeMutableRawPointer(address)
+            message.msg_namelen = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            message.msg_iov = vector
+            message.msg_iovlen = 1
+            message.msg_control = control.baseAddress
+            message.msg_controllen = control.count
+            let count = recvmsg(rawValue, &message, 0)
+            controlLength = message.msg_controllen
+            return count
+          }
+        }
+      }
+    }
+    withUnsafeBytes(of: &control) { control in
+      let header = control.load(as: cmsghdr.self)
+      if controlLength >= MemoryLayout<cmsghdr>.size + 4, header.cmsg_level == SOL_SOCKET,
+        header.cmsg_type == SO_RXQ_OVFL
+      {
+        dropped = control.load(fromByteOffset: MemoryLayout<cmsghdr>.size, as: UInt32.self)
+      }
+    }
+    return count
+  }
+
   /// Writes all of `bytes`.
   package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     if let failure = SystemIO.writeAll(bytes, to: rawValue) { throw SystemError(call: "write", errno: failure) }

@@ -104,7 +104,23 @@ enum UDPSocket {
     return socket
   }
 
-  /// A datagram socket of `family`, non-blocking and close-on-exec, its port shareable.
+  /// The receive buffer asked for, bytes (the kernel doubles it for its bookkeeping): a
+  /// busy network's bursts, hundreds of datagrams within milliseconds, wait there while the
+  /// reader decodes. The kernel's default, about 208 KB, held too few. Root may pass the
+  /// system's limit (`SO_RCVBUFFORCE`); anyone else gets up to `net.core.rmem_max`.
+  static let requestedReceiveBuffer: Int32 = 4 << 20
+
+  /// The receive buffer the kernel gave `socket`, bytes.
+  static func receiveBuffer(of socket: FileDescriptor) -> Int? {
+    var size: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(socket.rawValue, SOL_SOCKET, SO_RCVBUF, &size, &length) == 0 else { return nil }
+    return Int(size)
+  }
+
+  /// A datagram socket of `family`, non-blocking and close-on-exec, its port shareable,
+  /// with a large receive buffer and the kernel's count of datagrams it dropped
+  /// (`SO_RXQ_OVFL`) on every datagram read.
   private static func opened(_ family: Int32) throws(SystemError) -> FileDescriptor {
     let raw = socket(
       family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -115,6 +131,12 @@ enum UDPSocket {
       setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)), "SO_REUSEADDR", socket)
     try check(
       setsockopt(raw, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size)), "SO_REUSEPORT", socket)
+    // Both best effort: a smaller buffer, or no drop count, still receives.
+    var size = requestedReceiveBuffer
+    if setsockopt(raw, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+      setsockopt(raw, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    setsockopt(raw, SOL_SOCKET, SO_RXQ_OVFL, &yes, socklen_t(MemoryLayout<Int32>.size))
     return socket
   }
 

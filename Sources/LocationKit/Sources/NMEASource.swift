@@ -76,8 +76,10 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   public let name: String
 
   private let reader = SourceThread()
-  /// What the reading thread tells other threads: its statistics and the first bytes.
-  private let shared = Locked((statistics: DecoderStatistics(), firstBytes: [UInt8]()))
+  /// What the reading thread tells other threads: its statistics, the first bytes, and
+  /// for UDP the datagrams the kernel dropped and the socket's receive buffer.
+  private let shared = Locked(
+    (statistics: DecoderStatistics(), firstBytes: [UInt8](), droppedDatagrams: 0, receiveBuffer: Int?.none))
 
   /// Creates a source; nothing is opened until ``start(_:)``.
   public init(_ transport: Transport, options: Options = Options()) {
@@ -100,6 +102,15 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
   /// The first bytes read (up to 4), to tell what an input that is not NMEA is instead
   /// (gzip, UTF-16 text).
   public var leadingBytes: [UInt8] { shared.withLock { $0.firstBytes } }
+
+  /// For UDP: the datagrams the kernel dropped because they came faster than they were
+  /// read (its receive buffer was full), as the kernel counts them; 0 for other inputs.
+  public var droppedDatagrams: Int { shared.withLock { $0.droppedDatagrams } }
+
+  /// For UDP: the receive buffer the kernel gave the socket, bytes (twice the 4 MiB asked
+  /// for where allowed; the kernel doubles what it is asked for); `nil` before it is open
+  /// and for other inputs.
+  public var receiveBufferBytes: Int? { shared.withLock { $0.receiveBuffer } }
 
   /// Whether losing the input is transient: a device unplugged, a peer gone.
   private var reconnects: Bool {
@@ -137,6 +148,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     defer { buffer.deallocate() }
     var firstAttempt = true
     var stopped = false
+    // For UDP: the sender whose datagrams are being decoded, named as the fixes' device.
+    var device: String?
+    var senders = DatagramSenders()
 
     let handle: (consuming DecoderEvent) -> Void = { [self] event in
       switch consume event {
@@ -146,13 +160,17 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           stopped = true
           return
         }
-        emit(
-          Location(fix).map(SourceEvent.location)
-            ?? .noFix(
-              SkyView(
-                timestamp: fix.time,
-                timeOfDay: fix.time == nil && fix.timeOfDay.microseconds == 0 ? nil : fix.timeOfDay,
-                satellites: fix.satellites, satellitesUsed: fix.satellitesUsed)), sink)
+        if var location = Location(fix) {
+          location.device = device
+          emit(.location(location), sink)
+        } else {
+          var sky = SkyView(
+            timestamp: fix.time,
+            timeOfDay: fix.time == nil && fix.timeOfDay.microseconds == 0 ? nil : fix.timeOfDay,
+            satellites: fix.satellites, satellitesUsed: fix.satellitesUsed)
+          sky.device = device
+          emit(.noFix(sky), sink)
+        }
       case .rejected(let rejection):
         // Nothing after stop: the rest of the buffer is not reported either.
         if reader.isRunning { options.onRejection?(rejection) }
@@ -163,11 +181,95 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           stopped = true
           return
         }
-        emit(.heading(Heading(reading)), sink)
+        var heading = Heading(reading)
+        heading.device = device
+        emit(.heading(heading), sink)
       case .accepted(let bytes, _):
         if reader.isRunning { options.onSentence?(bytes) }
       case .sentence:
         break
+      }
+    }
+
+    /// Receives datagrams on `socket`, each sender's into a decoder of its own, until
+    /// stopped (`false`) or the socket fails (`true`: it is opened again).
+    func receiveDatagrams(_ socket: FileDescriptor) -> Bool {
+      var receivedData = false
+      // The kernel counts a socket's drops from 0: earlier sockets' drops come first.
+      let droppedBefore = shared.withLock { shared in
+        shared.receiveBuffer = UDPSocket.receiveBuffer(of: socket)
+        return shared.droppedDatagrams
+      }
+      var dropped: UInt32 = 0
+      while true {
+        let now = SystemClock.monotonic()
+        let timeout = senders.anyJustRead ? 0 : senders.soonestSilence(after: options.idleCompletion).map { $0 - now }
+        switch stop.wait(for: socket.rawValue, timeout: timeout.map { max(0, $0) }) {
+        case .stopped:
+          socket.close()
+          return false
+        case .timedOut:
+          // Caught up: a sender's burst is over if it ended with the sentence that ends
+          // every cycle; otherwise its cycle waits for a moment of its silence.
+          let now = SystemClock.monotonic()
+          senders.updateAll { sender in
+            device = sender.name
+            switch sender.pending {
+            case .nothing: break
+            case .justRead:
+              sender.pending = sender.decoder.completeCycleIfEnded(handle) ? .nothing : .waitingForSilence
+            case .waitingForSilence where now - sender.lastHeard >= options.idleCompletion:
+              sender.decoder.completeCycle(handle)
+              sender.pending = .nothing
+            case .waitingForSilence: break
+            }
+          }
+          continue
+        case .readable:
+          break
+        }
+        var from = sockaddr_storage()
+        let count: Int
+        do {
+          let droppedEarlier = dropped
+          count = try socket.receive(into: buffer, from: &from, dropped: &dropped)
+          if dropped != droppedEarlier {
+            shared.withLock { $0.droppedDatagrams = droppedBefore + Int(dropped) }
+          }
+        } catch {
+          if error.errno == EAGAIN || error.errno == EWOULDBLOCK { continue }
+          socket.close()
+          senders.updateAll { sender in
+            device = sender.name
+            sender.decoder.completeCycle(handle)
+            sender.pending = .nothing
+          }
+          emit(.error(LocationError(.locationUnknown, "lost \(name): \(error.reason); reconnecting")), sink)
+          return true
+        }
+        // An empty datagram: nothing to decode, and no end either.
+        guard count > 0, let address = SenderAddress(from) else { continue }
+        if !receivedData {
+          receivedData = true
+          backoff.reset()
+          if senders.senders.isEmpty {
+            let leading = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, 4)]))
+            shared.withLock { $0.firstBytes = leading }
+          }
+        }
+        let heard = SystemClock.monotonic()
+        let key = senders.sender(at: address, now: heard, options: options.decoder) { oldest in
+          device = oldest.name
+          oldest.decoder.completeCycle(handle)
+        }
+        let statistics = senders.update(key) { sender in
+          device = sender.name
+          sender.decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), handle)
+          sender.lastHeard = heard
+          sender.pending = .justRead
+          return sender.decoder.statistics
+        }
+        publish(senders.senders.count == 1 ? statistics : senders.statistics)
       }
     }
 
@@ -184,6 +286,11 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         continue
       }
       firstAttempt = false
+      if case .udp = transport {
+        guard receiveDatagrams(descriptor) else { return }
+        if !stop.sleep(backoff.delay()) { return }
+        continue
+      }
       let live = isStream(descriptor)
       if !live, case .file = transport, options.replaySpeed == nil,
         let size = parallelDecoder.splittableSize(of: descriptor.rawValue)
@@ -236,10 +343,6 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           emit(.error(LocationError(.readError, "cannot read \(name): \(error.reason)", final: true)), sink)
           return
         }
-        if count == 0, case .udp = transport {
-          // An empty datagram: nothing to decode, and no end either.
-          continue reading
-        }
         if count == 0 {
           descriptor.close()
           if reconnects {
@@ -271,6 +374,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
       }
       if !stop.sleep(backoff.delay()) { return }
     }
+
   }
 
   /// The decoder of a log file read as fast as possible, on ``Options/jobs`` threads.

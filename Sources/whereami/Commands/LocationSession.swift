@@ -97,12 +97,30 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     guard source.finish() else { return }
     manager.stopUpdating()
     printError(summaryLine)
+    if let line = datagramsLine { printError(line) }
+  }
+
+  /// For UDP: the datagrams the kernel dropped (always said when there were any), and
+  /// the receive buffer (with `-v`).
+  private var datagramsLine: String? {
+    guard let source = manager.source as? NMEASource, let buffer = source.receiveBufferBytes else { return nil }
+    let dropped = source.droppedDatagrams
+    if dropped > 0 {
+      return "whereami: \(sourceName): the kernel dropped \(dropped) datagrams that came faster than they were read "
+        + "(receive buffer \(buffer) bytes)"
+    }
+    return verbose ? "whereami: \(sourceName): no datagram dropped (receive buffer \(buffer) bytes)" : nil
   }
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     source.answered()
+    if !silentDevices.isEmpty, let device = location.device, let since = silentDevices.removeValue(forKey: device) {
+      let seconds = Int((SystemClock.monotonic() - since).rounded())
+      printError("whereami: \(device): receiving again after \(seconds) s")
+    }
     if let since = troubleSince {
       troubleSince = nil
+      messages.received()
       // A live receiver that was lost (or never there) and is back; a log's cold start
       // is not worth a line.
       let seconds = Int((SystemClock.monotonic() - since).rounded())
