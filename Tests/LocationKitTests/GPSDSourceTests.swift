@@ -344,6 +344,50 @@ import Testing
     #expect(manager.movementRecognizers.count == 2)
   }
 
+  /// One of two gpsd devices falling silent while the other reports is said, naming the
+  /// device, once per outage: a second outage after it came back is said again.
+  @Test func aDeviceFallingSilentWhileAnotherReportsIsSaidEachTime() throws {
+    let lisbon = try LoopbackListener()
+    let daemon = try GPSDaemon()
+    try daemon.start(alsoFeeding: [lisbon])
+    defer { daemon.stop() }
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    manager.watchdogTimeout = 1
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    let berlin = "tcp://127.0.0.1:\(daemon.feed.port)"
+    let walk = try Self.cycles("walk.nmea", limit: 400)
+    let drive = try Self.cycles("drive-midnight.nmea", limit: 400)
+    #expect(daemon.waitForClients(1), "the source connects to gpsd")
+    func silences(of device: String) -> Int {
+      recorder.errors.count { $0.code == .locationUnknown && $0.device == device }
+    }
+    func updates(from device: String) -> Int { recorder.locations.count { $0.device == device } }
+    var next = 0
+    /// Feeds a cycle a tenth of a second to Lisbon, and to Berlin too when it is on,
+    /// until `done` or 400 cycles.
+    func feed(berlinOn: Bool, until done: () -> Bool) -> Bool {
+      while next < drive.count {
+        if done() { return true }
+        lisbon.send(drive[next])
+        if berlinOn { daemon.feed.send(walk[next]) }
+        next += 1
+        usleep(100_000)
+      }
+      return done()
+    }
+    #expect(feed(berlinOn: true) { updates(from: berlin) >= 5 }, "Berlin reports")
+    #expect(feed(berlinOn: false) { silences(of: berlin) == 1 }, "Berlin's silence is said: \(recorder.errors)")
+    let before = updates(from: berlin)
+    #expect(feed(berlinOn: true) { updates(from: berlin) >= before + 5 }, "Berlin reports again")
+    #expect(feed(berlinOn: false) { silences(of: berlin) == 2 }, "the second outage is said too: \(recorder.errors)")
+    #expect(!recorder.errors.contains { $0.device != nil && $0.device != berlin }, "\(recorder.errors)")
+    let message = try #require(recorder.errors.first { $0.device == berlin }).message
+    #expect(message.hasPrefix("no data from \(berlin) for "), "\(message)")
+  }
+
   @Test func aReceiverThatLeavesGpsdAndComesBackIsFollowedAgain() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

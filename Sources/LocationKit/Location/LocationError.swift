@@ -39,6 +39,10 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
   /// ``Code/locationUnknown`` and ``Code/cannotConnect`` (retried), and for
   /// ``Code/readError`` when the source cannot go on (a log file) rather than reconnect.
   public var isFinal: Bool
+  /// The device the error is about, for a source of several (gpsd's devices, a UDP
+  /// port's senders): one of them fell silent while the others report. `nil` when the
+  /// error is about the source as a whole.
+  public var device: String?
 
   /// Creates an error; `final` overrides the code's usual finality.
   public init(_ code: Code, _ message: String, final: Bool? = nil) {

@@ -58,7 +58,21 @@ public final class LocationManager: Sendable {
     var lastHeadingAt: Double?
     var headingInterval: Double?
     var headingUnknownReported = false
+    /// For a source of several devices (gpsd's, a UDP port's senders): when each last
+    /// reported, so that one falling silent while the others report is said.
+    var deviceClocks: [String: DeviceClock] = [:]
   }
+
+  /// When a device last reported, how often it does, and whether its silence was said.
+  private struct DeviceClock {
+    var lastEvent: Double
+    var interval: Double?
+    var silenceReported = false
+  }
+
+  /// The most devices whose silence is watched; beyond, the one heard least recently is
+  /// forgotten (a UDP port sprayed from many addresses stays bounded).
+  static let watchedDevices = 256
 
   /// Where the locations come from.
   public let source: any LocationSource
@@ -260,6 +274,7 @@ public final class LocationManager: Sendable {
       state.lastHeadingAt = nil
       state.headingInterval = nil
       state.headingUnknownReported = false
+      state.deviceClocks = [:]
       // The heading filter measures from the first heading of this run.
       state.heading = nil
       return state.generation
@@ -297,6 +312,7 @@ public final class LocationManager: Sendable {
         noteCycle(&state, now)
         state.unknownReported = false
         let device = location.device ?? ""
+        if !device.isEmpty { Self.noteDevice(device, &state, now) }
         if device != state.lastDevice {
           // Each device its own check; the current one's stays out of the dictionary.
           state.plausibility[state.lastDevice] = state.currentPlausibility
@@ -324,6 +340,7 @@ public final class LocationManager: Sendable {
         if let movement { events.append(.movement(movement)) }
       case .noFix(let sky):
         noteCycle(&state, now)
+        if let device = sky.device, !device.isEmpty { Self.noteDevice(device, &state, now) }
         events.append(.sky(sky))
         if !state.unknownReported {
           state.unknownReported = true
@@ -407,6 +424,44 @@ public final class LocationManager: Sendable {
     state.headingUnknownReported = false
   }
 
+  private static func noteDevice(_ device: String, _ state: inout State, _ now: Double) {
+    guard var clock = state.deviceClocks[device] else {
+      if state.deviceClocks.count >= Self.watchedDevices,
+        let oldest = state.deviceClocks.min(by: { $0.value.lastEvent < $1.value.lastEvent })?.key
+      {
+        state.deviceClocks[oldest] = nil
+      }
+      state.deviceClocks[device] = DeviceClock(lastEvent: now)
+      return
+    }
+    let interval = now - clock.lastEvent
+    // An interval across a reported silence is the outage, not the device's rate.
+    if !clock.silenceReported {
+      clock.interval = clock.interval.map { 0.8 * $0 + 0.2 * interval } ?? interval
+    }
+    clock.lastEvent = now
+    clock.silenceReported = false
+    state.deviceClocks[device] = clock
+  }
+
+  /// The devices fallen silent while the source as a whole goes on reporting (its own
+  /// silence is said once for all of them), each with its timeout: no report for three of
+  /// its intervals, and at least ``watchdogTimeout``. Each is said once per outage.
+  private static func silentDevices(_ state: inout State, _ now: Double) -> [(device: String, timeout: Double)] {
+    guard state.deviceClocks.count > 1,
+      now - state.lastEvent <= max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
+    else { return [] }
+    var silent: [(device: String, timeout: Double)] = []
+    for (device, clock) in state.deviceClocks where !clock.silenceReported {
+      let timeout = max(state.watchdogTimeout, 3 * (clock.interval ?? 0))
+      if now - clock.lastEvent > timeout {
+        state.deviceClocks[device]?.silenceReported = true
+        silent.append((device, timeout))
+      }
+    }
+    return silent.sorted { $0.device < $1.device }
+  }
+
   private func noteCycle(_ state: inout State, _ now: Double) {
     if let last = state.lastCycle {
       let interval = now - last
@@ -484,6 +539,17 @@ public final class LocationManager: Sendable {
         state.silenceReported = true
         state.unknownReported = true
         return (timeout, bytes > state.bytesAtLastEvent)
+      }
+      let silentDevices: [(device: String, timeout: Double)] = state.withLock { state in
+        guard state.running, state.generation == generation, !holdingBack else { return [] }
+        return Self.silentDevices(&state, SystemClock.monotonic())
+      }
+      for (device, timeout) in silentDevices {
+        var error = LocationError(
+          .locationUnknown,
+          "no data from \(device) for \(Self.tenths(timeout)) s (\(source.name): its other devices report)")
+        error.device = device
+        deliver(.failure(error), generation)
       }
       let headingTimeout: Double? = state.withLock { state in
         guard state.running, state.generation == generation, state.wantsHeading, !state.headingUnknownReported,

@@ -45,6 +45,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var messages = RepeatedMessages()
   /// When the source last went from delivering to failing (monotonic seconds).
   @exclusivity(unchecked) private var troubleSince: Double?
+  /// The devices said to have fallen silent while others report, and since when.
+  private var silentDevices: [String: Double] = [:]
   /// Whether the first position without a time has been explained.
   private var saidUntimed = false
 
@@ -226,7 +228,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       if messages.shouldSay("\(error)") { printError("whereami: \(error)") }
       return
     }
-    if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
+    if let device = error.device {
+      // One device of several: the others go on.
+      printError("whereami: \(error)")
+      silentDevices[device] = SystemClock.monotonic()
+      return
+    }
+    if error.isFinal || messages.shouldSay(error) { printError("whereami: \(error)") }
     if !error.isFinal, troubleSince == nil { troubleSince = SystemClock.monotonic() }
     guard error.isFinal else { return }
     exitCode = SourceRun.exitCode(for: error)

@@ -188,6 +188,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
     source.answered()
+    messages.received()
     guard !stopped, let document, let output else { return }
     written { () throws(ExportError) in try document.add(location, into: &output.buffer) }
   }
@@ -233,7 +234,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       finish(.ended)
       return
     }
-    if error.isFinal || messages.shouldSay("\(error)") { printError("whereami: \(error)") }
+    if error.isFinal || messages.shouldSay(error) { printError("whereami: \(error)") }
     guard error.isFinal else { return }
     finish(.failed(CommandError(message: nil, code: SourceRun.exitCode(for: error))))
   }

@@ -14,4 +14,14 @@ struct RepeatedMessages {
     return true
   }
 
+  /// Whether `error` is to be said now. An error about one device of several always is:
+  /// the manager reports each outage of a device once.
+  mutating func shouldSay(_ error: LocationError, now: Double = SystemClock.monotonic()) -> Bool {
+    error.device != nil || shouldSay("\(error)", now: now)
+  }
+
+  /// A fix came: the next message is about a new outage, said even when its text is the
+  /// last one's.
+  mutating func received() { last = nil }
+
 }

@@ -39,8 +39,9 @@ final class LineDisplay: WatchDisplay, @unchecked Sendable {
       output.flush()
       if output.isClosed { session?.finish(output.failure) }
     }
+    if location != nil { messages.received() }
     // Final errors are reported once the session ends, with the exit code.
-    if let error, !error.isFinal, messages.shouldSay("\(error)") {
+    if let error, !error.isFinal, messages.shouldSay(error) {
       printError("whereami: \(error)")
     }
   }

@@ -174,9 +174,13 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
       finish(CommandError(message: "\(error.kind): \(failure.message ?? "")", code: failure.code))
       return
     }
-    // Errors concern the source, so every device's view.
+    // Errors concern the source, so every device's view, unless one names its device.
     if models.isEmpty { _ = register(nil) }
-    for key in devices { models[key]!.fail(error, at: SystemClock.wall()) }
+    if let device = error.device, models[device] != nil {
+      models[device]!.fail(error, at: SystemClock.wall())
+    } else {
+      for key in devices { models[key]!.fail(error, at: SystemClock.wall()) }
+    }
     display.changed(model, fix: nil, error: error)
     if error.code == .sourceEnded {
       if !display.waitsAtEnd { finish(nil) }
