@@ -467,6 +467,42 @@ import Testing
     #expect(errors == [.sourceEnded])
   }
 
+  /// Under `deliveryPolicy = .newestLocation`, a delegate still busy with one location
+  /// gets the newest next, not the ones in between, which are counted; the source is not
+  /// held back, and the end of the log still comes after the newest location.
+  @Test func aBusyDelegateGetsTheNewestLocationUnderThatPolicy() throws {
+    final class Busy: LocationManagerDelegate, @unchecked Sendable {
+      // @unchecked Sendable: `seen` is only touched under `lock`; `release` is a semaphore.
+      private let lock = NSLock()
+      private var seen: [String] = []
+      let release = DispatchSemaphore(value: 0)
+      var events: [String] { lock.withLock { seen } }
+      func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+        let first = lock.withLock {
+          seen.append(location.timeOfDay.description)
+          return seen.count == 1
+        }
+        if first { release.wait() }
+      }
+      func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+        lock.withLock { seen.append(error.kind) }
+      }
+    }
+    let path = try temporaryLog((0..<3000).map { cycle($0) }.joined())
+    let manager = LocationManager(source: NMEASource(.file(path: path)))
+    manager.deliveryPolicy = .newestLocation
+    let busy = Busy()
+    manager.delegate = busy
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    // The delegate holds on to its first location until every other one has come.
+    #expect(waitUntil { manager.skippedLocations == 2998 }, "\(manager.skippedLocations) skipped")
+    #expect(!manager.isHoldingBackSource)
+    busy.release.signal()
+    #expect(waitUntil { busy.events.count == 3 }, "\(busy.events)")
+    #expect(busy.events == ["12:00:00.000", "12:49:59.000", "source ended"])
+  }
+
   @Test func missingFileIsSourceNotFound() throws {
     let manager = LocationManager(source: NMEASource(.file(path: "/nonexistent/x.nmea")))
     let recorder = Recorder()

@@ -13,6 +13,12 @@ import Dispatch
 /// one. Every wait ends as soon as the run it delivers for is over (`isCurrent` turns
 /// false: updates stopped, possibly by the delegate itself, which then cannot drain the
 /// queue), so a stop never hangs. The location and motion managers share it.
+///
+/// An event delivered ``deliver(_:replacing:isCurrent:waited:_:)`` with a key does not
+/// hold the producer back: while an earlier event with a key still waits for the queue
+/// or runs there, it waits in a slot of its key, and a newer one of the same key takes
+/// its place (counted in ``replaced(_:)``). So a slow consumer of a live source gets the
+/// newest of each key, and at most one waits per key.
 package final class EventChannel<Event: Sendable>: Sendable {
   /// The serial queue callbacks run on.
   package let queue: DispatchQueue
@@ -25,6 +31,19 @@ package final class EventChannel<Event: Sendable>: Sendable {
     var continuations: [Int: AsyncStream<Event>.Continuation] = [:]
     var nextContinuation = 0
     var waiting = 0
+    /// Keyed events queued or running; the newest of each key waiting behind them, in the
+    /// order they came; how many each key's newer events replaced.
+    var keyedInQueue = 0
+    var newest: [Keyed] = []
+    var replaced: [String: Int] = [:]
+  }
+  /// A keyed event waiting for the queue.
+  private struct Keyed {
+    var key: String
+    var event: Event
+    var isCurrent: @Sendable () -> Bool
+    var waited: @Sendable () -> Void
+    var handler: @Sendable (Event) -> Void
   }
   private let state = Locked(State())
 
@@ -76,12 +95,73 @@ package final class EventChannel<Event: Sendable>: Sendable {
     queue.async { [self] in finishStreams() }
   }
 
+  /// How many events a newer one of their key replaced while they waited, for the keys
+  /// that start with `prefix`.
+  package func replaced(keysStartingWith prefix: String) -> Int {
+    state.withLock { $0.replaced.reduce(0) { $0 + ($1.key.hasPrefix(prefix) ? $1.value : 0) } }
+  }
+
   /// Queues `event`: `handler` runs with it on the queue, then every sequence gets it, as
   /// long as `isCurrent()` holds (asked before each, and while waiting). `waited` runs
   /// after a wait for a consumer, so that the manager does not count that time as the
-  /// source's silence.
+  /// source's silence. With a key `replacing`, the event never waits for the consumer: it
+  /// waits in its key's slot while an earlier keyed event is queued, and a newer event of
+  /// its key replaces it there. Without one, the keyed events waiting go first, in order.
   package func deliver(
-    _ event: Event, isCurrent: @escaping @Sendable () -> Bool, waited: @escaping @Sendable () -> Void = {},
+    _ event: Event, replacing key: String? = nil, isCurrent: @escaping @Sendable () -> Bool,
+    waited: @escaping @Sendable () -> Void = {}, _ handler: @escaping @Sendable (Event) -> Void
+  ) {
+    guard let key else {
+      let waiting = state.withLock { state in
+        defer { state.newest = [] }
+        state.keyedInQueue += state.newest.count
+        return state.newest
+      }
+      for keyed in waiting { enqueueKeyed(keyed) }
+      deliverInOrder(event, isCurrent: isCurrent, waited: waited, handler)
+      return
+    }
+    let keyed = Keyed(key: key, event: event, isCurrent: isCurrent, waited: waited, handler: handler)
+    let goesNow = state.withLock { state in
+      if state.keyedInQueue == 0 && state.newest.isEmpty {
+        state.keyedInQueue = 1
+        return true
+      }
+      if let index = state.newest.firstIndex(where: { $0.key == key }) {
+        state.newest.remove(at: index)
+        state.replaced[key, default: 0] += 1
+      }
+      state.newest.append(keyed)
+      return false
+    }
+    if goesNow { enqueueKeyed(keyed) }
+  }
+
+  /// Queues a keyed event (counted in `keyedInQueue`) without waiting for a consumer; once
+  /// it has run, the keyed events that waited meanwhile follow it. At most one per key
+  /// waits, so the queue grows by no more than the keys.
+  private func enqueueKeyed(_ keyed: Keyed) {
+    queue.async { [self] in
+      if keyed.isCurrent() {
+        keyed.handler(keyed.event)
+        let continuations = state.withLock { Array($0.continuations.values) }
+        for continuation in continuations {
+          offer(keyed.event, to: continuation, isCurrent: keyed.isCurrent, waited: keyed.waited)
+        }
+      }
+      let next = state.withLock { state in
+        state.keyedInQueue -= 1
+        guard state.keyedInQueue == 0, !state.newest.isEmpty else { return [Keyed]() }
+        defer { state.newest = [] }
+        state.keyedInQueue = state.newest.count
+        return state.newest
+      }
+      for keyed in next { enqueueKeyed(keyed) }
+    }
+  }
+
+  private func deliverInOrder(
+    _ event: Event, isCurrent: @escaping @Sendable () -> Bool, waited: @escaping @Sendable () -> Void,
     _ handler: @escaping @Sendable (Event) -> Void
   ) {
     if inFlight.wait(timeout: .now()) == .timedOut {

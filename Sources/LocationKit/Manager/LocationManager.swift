@@ -61,6 +61,25 @@ public final class LocationManager: Sendable {
     /// For a source of several devices (gpsd's, a UDP port's senders): when each last
     /// reported, so that one falling silent while the others report is said.
     var deviceClocks: [String: DeviceClock] = [:]
+    var deliveryPolicy = DeliveryPolicy.everyEvent
+  }
+
+  /// What the manager does when its delegate, or an ``updates`` consumer, falls behind
+  /// the source.
+  public enum DeliveryPolicy: Sendable, Equatable {
+    /// Every event, in order: once 64 wait for the consumer, the source is held back until
+    /// it catches up, so nothing is lost and memory stays bounded, and a live source's
+    /// positions grow old meanwhile. The default; right for logs, replays and recordings.
+    case everyEvent
+    /// The newest location: the source is never held back by locations. While the
+    /// delegate is busy, the newest location of each device waits, and a newer one takes
+    /// its place (counted in ``skippedLocations``); so do the newest sky view and heading.
+    /// Errors, movement events and set-aside fixes are never replaced, and keep their
+    /// order with the rest. The manager's plausibility check and movement recogniser still
+    /// see every location; an update's `previous` is the last location admitted, which
+    /// the delegate may not have had. An ``updates`` sequence still holds up to 64 events
+    /// in order. For a live source whose consumer shows where the receiver is now.
+    case newestLocation
   }
 
   /// When a device last reported, how often it does, and whether its silence was said.
@@ -93,6 +112,17 @@ public final class LocationManager: Sendable {
       queue: callbackQueue, label: "whereami.location-manager.callbacks", capacity: Self.updatesBuffer)
     self.callbackQueue = channel.queue
   }
+
+  /// What to do when the delegate or an ``updates`` consumer falls behind the source
+  /// (``DeliveryPolicy/everyEvent`` unless set); read when each event is delivered.
+  public var deliveryPolicy: DeliveryPolicy {
+    get { state.withLock { $0.deliveryPolicy } }
+    set { state.withLock { $0.deliveryPolicy = newValue } }
+  }
+
+  /// The locations a newer one replaced before the delegate had them, under
+  /// ``DeliveryPolicy/newestLocation``; 0 under ``DeliveryPolicy/everyEvent``.
+  public var skippedLocations: Int { channel.replaced(keysStartingWith: "update ") }
 
   /// Receives updates and errors; held weakly, as in Core Location.
   public var delegate: (any LocationManagerDelegate)? {
@@ -487,8 +517,17 @@ public final class LocationManager: Sendable {
   }
 
   private func deliver(_ event: LocationEvent, _ generation: Int) {
+    var key: String?
+    if state.withLock({ $0.deliveryPolicy }) == .newestLocation {
+      switch event {
+      case .update(let location, _): key = "update " + (location.device ?? "")
+      case .sky(let sky): key = "sky " + (sky.device ?? "")
+      case .heading(let heading): key = "heading " + (heading.device ?? "")
+      case .failure, .movement, .setAside: key = nil
+      }
+    }
     channel.deliver(
-      event, isCurrent: { [self] in state.withLock { $0.generation == generation } },
+      event, replacing: key, isCurrent: { [self] in state.withLock { $0.generation == generation } },
       waited: { [self] in
         state.withLock { state in
           // The source starts afresh: neither the wait nor the interval across it counts.
