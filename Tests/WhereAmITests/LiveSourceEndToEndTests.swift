@@ -96,6 +96,100 @@ import Testing
     #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"), "\(after)")
   }
 
+  /// A reader that falls behind a receiver gets the newest fix, not one minutes old: once
+  /// a line has waited for it longer than a second, a line is written only once it has
+  /// taken the previous one; the fixes in between are said (at once, then once a minute),
+  /// and every fix is printed or counted.
+  @Test func aReaderBehindAReceiverGetsTheNewestFix() throws {
+    let feed = try LoopbackListener()
+    let fifo = NSTemporaryDirectory() + "whereami-slow-reader-\(getpid())-\(feed.port)"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    // The reading end first, so that the shell's open for writing does not wait.
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+    defer { close(reader) }
+    let child = try ChildProcess(
+      "/bin/sh", ["-c", "exec '\(Paths.whereami)' print --json tcp://127.0.0.1:\(feed.port) > '\(fifo)'"])
+    defer { child.terminate() }
+    #expect(feed.accept(timeout: 30), "\(child.standardError)")
+    let cycles = try Self.cycles("walk.nmea", limit: 1000)
+    // A 20 Hz receiver, and a reader that takes nothing for a while: the lines of the
+    // first second wait in the pipe, and then the reader is behind.
+    var sent = 0
+    #expect(
+      waitUntil(timeout: 60) {
+        if child.standardError.contains("fixes not printed so far") { return true }
+        if sent < cycles.count {
+          feed.send(cycles[sent])
+          sent += 1
+        }
+        usleep(45_000)
+        return false
+      }, "\(sent) sent: \(child.standardError)")
+    var lines: [String] = []
+    var partial: [UInt8] = []
+    func readLines() {
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      let count = read(reader, &buffer, buffer.count)
+      guard count > 0 else { return }
+      partial += buffer[0..<count]
+      while let end = partial.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: partial[..<end], as: UTF8.self))
+        partial.removeSubrange(...end)
+      }
+    }
+    // The reader now takes what comes, and the receiver goes on: once the reader has
+    // taken what waited, it has the newest fix sent.
+    func time(_ cycle: String) -> String {
+      let time = Array(cycle.split(separator: ",")[1])
+      return "T\(String(time[0..<2])):\(String(time[2..<4])):\(String(time[4..<6]))"
+    }
+    var polls = 0
+    #expect(
+      waitUntil(timeout: 60) {
+        readLines()
+        if lines.last?.contains(time(cycles[sent - 1])) == true { return true }
+        polls += 1
+        if polls % 10 == 0, sent < cycles.count {
+          feed.send(cycles[sent])
+          sent += 1
+        }
+        return false
+      }, "\(lines.count) lines, the last \(lines.last ?? "none"): \(child.standardError)")
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    let times = lines.compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? String
+    }
+    #expect(times.count == lines.count && times == times.sorted() && Set(times).count == times.count, "\(times)")
+    let total = try #require(
+      child.standardError.firstMatch(of: #/(\d+) fixes in all not printed/#).flatMap { Int($0.1) },
+      "\(child.standardError)")
+    #expect(total > 0 && lines.count + total == sent, "\(sent) sent, \(lines.count) printed, \(total) not")
+    #expect(child.standardError.contains("\(sent) fixes from tcp://"), "the distance counts them all")
+  }
+
+  /// A reader that keeps up on average gets every fix, even when it is busy for a moment:
+  /// here for 0.3 s after every ten lines, at a 20 Hz receiver's pace.
+  @Test func aReaderThatKeepsUpGetsEveryFix() throws {
+    let feed = try LoopbackListener()
+    let reader = "n=0; while read -r line; do echo \"$line\"; n=$((n + 1)); [ $((n % 10)) -ne 0 ] || sleep 0.3; done"
+    let child = try ChildProcess(
+      "/bin/sh", ["-c", "'\(Paths.whereami)' print --json tcp://127.0.0.1:\(feed.port) | (\(reader))"])
+    defer { child.terminate() }
+    #expect(feed.accept(timeout: 30), "\(child.standardError)")
+    let cycles = try Self.cycles("walk.nmea", limit: 60)
+    for cycle in cycles {
+      feed.send(cycle)
+      usleep(50_000)
+    }
+    #expect(child.waitForOutputLines(60, timeout: 30), "\(child.standardError)")
+    child.signalGroup(SIGINT)
+    child.wait(timeout: 30)
+    #expect(child.standardOutput.split(separator: "\n").count == 60)
+    #expect(!child.standardError.contains("not printed"), "\(child.standardError)")
+  }
+
   @Test func printSaysWhenAReceiverThatLeftGpsdIsReceivedAgain() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

@@ -37,7 +37,8 @@ enum PrintCommand {
       source that never answers ends the command (exit code 69) unless --wait.
       Cycles without a position are not printed. Errors are reported on standard error as
       they happen, with their kind (denied, location unknown, ...). Ctrl-C ends a live
-      source with a summary line.
+      source with a summary line. A pipe's reader that falls more than a second behind a
+      receiver gets the newest fix; the fixes in between are said, not printed.
       Text columns: UTC time, fix mode, latitude, longitude (degrees), horizontal accuracy,
       altitude above mean sea level, vertical accuracy, speed, course and the distance
       travelled (jitter-proof; JSON also has pathLength, the raw sum, and displacement, the
@@ -60,7 +61,18 @@ enum PrintCommand {
     // A log read at full speed is buffered; anything live (or paced) is written line by
     // line, so that `whereami print /dev/ttyUSB0 | tee track.log` shows fixes as they come.
     let address = try SourceRun.address(arguments, defaultSource: defaultSource)
-    let output = SharedOutput(descriptor: STDOUT_FILENO, flushingEachLine: address.isLive || replaySpeed != nil)
+    // A receiver's reader that falls behind gets the newest fix; a log's (a file, or a
+    // pipe: `zcat log.gz | whereami print -`) and a replay's get every one, the reading
+    // held back meanwhile.
+    var isReceiver: Bool {
+      switch address {
+      case .serial, .tcp, .udp, .gpsd: true
+      case .file, .standardInput: false
+      }
+    }
+    let output = SharedOutput(
+      descriptor: STDOUT_FILENO, flushingEachLine: address.isLive || replaySpeed != nil,
+      newestFor: isReceiver && replaySpeed == nil ? address.description : nil)
     let nmea = arguments.has("nmea")
     if arguments.has("all") && !nmea {
       throw CommandError(message: "\(command): --all goes with --nmea", code: .usage)
@@ -87,7 +99,7 @@ enum PrintCommand {
     // headings still come, for the fix line's heading.
     let renderHeading: (Heading, Bool) -> Bool = { heading, severalDevices in
       guard !nmea, json || headingLines else { return true }
-      return output.write { line in
+      return output.write(kind: "ATT " + (heading.device ?? "")) { line in
         if json {
           LocationRenderer.attitude(heading, into: &line)
         } else {
@@ -102,7 +114,7 @@ enum PrintCommand {
     let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: renderHeading) {
       location, odometer, severalDevices, heading in
       if nmea { return true }
-      return output.write { line in
+      return output.write(kind: location.device ?? "") { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
         } else {
@@ -118,6 +130,7 @@ enum PrintCommand {
     let code = session.run()
     // The pass-through closure, held by the source, holds the run: break that cycle.
     run.withLock { $0 = nil }
+    output.sayUnprinted(total: true)
     if let failure = output.finish() { throw failure }
     if code != .success { throw CommandError(message: nil, code: code) }
   }
@@ -147,22 +160,117 @@ enum ReplayCommand {
 }
 
 /// Standard output shared with the session's callbacks.
+///
+/// For a receiver's fixes on a pipe, a reader slower than the receiver gets the newest
+/// fix, not one minutes old. While the reader keeps up, within ``allowedLag`` of what was
+/// written (a reader busy for a moment, `tee` on a loaded machine), every line is written
+/// and the reading is held back as for a log. Once a line has waited longer, the reader
+/// is behind: a line is then written only once the reader has taken the previous line of
+/// its kind (a device's fixes, its headings), as the pipe's count of unread bytes tells,
+/// and the fixes in between are counted and said, once a minute; three lines taken in a
+/// row, with the pipe empty, and it keeps up again. Without this, the pipe's 64 KiB and
+/// the source held back behind it gave a reader of a line a second from a 10 Hz source
+/// positions 269 s old after five minutes. Every fix still reaches the session: its
+/// distance counts them all.
 final class SharedOutput: @unchecked Sendable {
-  // @unchecked Sendable: `stream` is written only from the location session's serial
-  // callback queue while the session runs, or (`print --nmea`, which renders no fixes)
-  // only from the source's reading thread; and from the main thread (the last lines of
-  // `trips`, then finishing) after it has ended: stopUpdating waits for the queue and for
-  // the reading thread to end, so no two writers ever overlap.
+  // @unchecked Sendable: `stream` and the counts are touched only from the location
+  // session's serial callback queue while the session runs, or (`print --nmea`, which
+  // renders no fixes) only from the source's reading thread; and from the main thread
+  // (the last lines of `trips`, then finishing) after it has ended: stopUpdating waits
+  // for the queue and for the reading thread to end, so no two writers ever overlap.
   private var stream: OutputStream
+  private let descriptor: Int32
+  /// The source's name when a receiver's lines are written to a pipe, else `nil`.
+  private let newestFor: String?
+  /// Bytes written so far, and where each kind's last line ends among them.
+  private var written = 0
+  private var lineEnds: [String: Int] = [:]
+  /// The lines the reader may not have taken yet: where each ends, and when it was
+  /// written (monotonic seconds), oldest first, from `firstRecent` on.
+  private var recent: [(end: Int, time: Double)] = []
+  private var firstRecent = 0
+  /// Whether the reader is behind, and how many lines in a row it has taken since.
+  private var behind = false
+  private var takenInARow = 0
+  /// Fixes not printed, in all and since the last notice, and when that was.
+  private var unprinted = 0
+  private var unprintedSinceNotice = 0
+  private var lastNotice: Double?
 
-  init(descriptor: Int32, flushingEachLine: Bool) {
+  /// How long a line may wait for the reader before it is behind, seconds: what a reader
+  /// that keeps up on average may lag (a scheduler's hiccup on a loaded machine), and the
+  /// most a line written while it kept up can be older than its fix when it is read, plus
+  /// the reader's own pace.
+  static let allowedLag = 1.0
+
+  /// Output on `descriptor`; with `newestFor` (a receiver's name), a reader on a pipe that
+  /// falls behind gets the newest lines.
+  init(descriptor: Int32, flushingEachLine: Bool, newestFor sourceName: String? = nil) {
+    self.descriptor = descriptor
     stream = OutputStream(descriptor: descriptor, flushingEachLine: flushingEachLine)
+    var info = stat()
+    let isPipe = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+    newestFor = isPipe ? sourceName : nil
   }
 
   /// Writes a rendered line; `false` once the output is closed.
   func write(_ render: (inout ByteBuffer) -> Void) -> Bool {
     stream.write(render)
     return !stream.isClosed
+  }
+
+  /// Writes a rendered line of `kind`, unless the reader is behind and has not yet taken
+  /// the previous line of that kind (then it is counted as not printed); `false` once the
+  /// output is closed.
+  func write(kind: String, _ render: (inout ByteBuffer) -> Void) -> Bool {
+    guard newestFor != nil else { return write(render) }
+    var unread: Int32 = 0
+    guard ioctl(descriptor, UInt(FIONREAD), &unread) == 0 else { return write(render) }
+    let taken = written - Int(unread)
+    while firstRecent < recent.count, recent[firstRecent].end <= taken { firstRecent += 1 }
+    if firstRecent > 1024 {
+      recent.removeFirst(firstRecent)
+      firstRecent = 0
+    }
+    let now = SystemClock.monotonic()
+    if !behind, firstRecent < recent.count, now - recent[firstRecent].time > Self.allowedLag {
+      behind = true
+      takenInARow = 0
+    }
+    if behind {
+      if let end = lineEnds[kind], end > taken {
+        takenInARow = 0
+        unprinted += 1
+        unprintedSinceNotice += 1
+        if lastNotice.map({ now - $0 >= RepeatedMessages.interval }) ?? true {
+          sayUnprinted(total: false)
+          lastNotice = now
+        }
+        return !stream.isClosed
+      }
+      takenInARow += 1
+      if takenInARow >= 3, unread == 0 { behind = false }
+    }
+    written += stream.writeCounting(render)
+    lineEnds[kind] = written
+    recent.append((written, now))
+    return !stream.isClosed
+  }
+
+  /// Says how many fixes were not printed since the last notice, or in all.
+  func sayUnprinted(total: Bool) {
+    guard let name = newestFor else { return }
+    if total {
+      guard unprinted > 0 else { return }
+      printError(
+        "whereami: \(name): \(unprinted) fixes in all not printed: standard output was read slower than they "
+          + "came, and each line was the newest (the distance counts them all)")
+    } else {
+      printError(
+        "whereami: \(name): \(unprintedSinceNotice) fixes not printed \(lastNotice == nil ? "so far" : "in the last minute"): "
+          + "standard output is read slower than they come; each line is the newest")
+    }
+    unprintedSinceNotice = 0
   }
 
   /// Flushes; the write failure, if any.

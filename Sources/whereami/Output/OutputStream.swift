@@ -49,6 +49,17 @@ struct OutputStream: ~Copyable {
     if buffer.count >= Self.flushThreshold || flushesLines { flush() }
   }
 
+  /// Appends what `render` writes, as ``write(_:)-(inout ByteBuffer)->Void`` does, and
+  /// returns how many bytes it wrote.
+  mutating func writeCounting(_ render: (inout ByteBuffer) -> Void) -> Int {
+    guard !isClosed else { return 0 }
+    let before = buffer.count
+    render(&buffer)
+    let added = buffer.count - before
+    if buffer.count >= Self.flushThreshold || flushesLines { flush() }
+    return added
+  }
+
   /// Writes out everything buffered.
   mutating func flush() {
     if !isClosed, let failed = SystemIO.writeAll(UnsafeRawBufferPointer(buffer.bytes), to: descriptor) {
