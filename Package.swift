@@ -28,8 +28,12 @@ let package = Package(
     // Writers (GPX, GeoJSON, KML, CSV, JSON lines, SVG), the field table, TPV JSON and
     // text lines, summaries and trips: what a program that records tracks needs
     .target(name: "TrackExport", dependencies: ["NMEA", "Geodesy", "LocationKit"]),
+    // Blocks the interrupt signals before the runtime and the program's code run, so that
+    // one sent while whereami starts waits for its handler
+    .target(name: "CEarlySignals"),
     .executableTarget(
-      name: "whereami", dependencies: ["NMEA", "Geodesy", "LocationKit", "MotionKit", "TrackExport"]),
+      name: "whereami",
+      dependencies: ["NMEA", "Geodesy", "LocationKit", "MotionKit", "TrackExport", "CEarlySignals"]),
     .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], resources: [.copy("Resources")]),
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.

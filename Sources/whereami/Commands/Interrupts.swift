@@ -1,3 +1,4 @@
+import CEarlySignals
 import Dispatch
 import LocationKit
 
@@ -6,7 +7,8 @@ import LocationKit
 #endif
 
 /// Ctrl-C, Ctrl-\\ (SIGQUIT), SIGTERM and SIGHUP, caught from the program's first
-/// instruction on: each ends a command promptly, once.
+/// instruction on (they are blocked before the runtime starts: CEarlySignals): each ends a
+/// command promptly, once.
 ///
 /// A dispatch signal source starts listening some time after it is resumed, on a thread of
 /// dispatch's own, and a signal set to be ignored meanwhile is lost: under load,
@@ -36,7 +38,8 @@ enum Interrupts {
   static func install(holding: Bool) {
     current.withLock { $0.holding = holding }
     var set = signalSet()
-    pthread_sigmask(SIG_BLOCK, &set, nil)
+    // Blocked since before the runtime started, unless that initialiser did not run.
+    if whereami_signals_blocked_early() == 0 { pthread_sigmask(SIG_BLOCK, &set, nil) }
     SystemThread.start(name: "whereami.interrupts") { waitForSignals() }
   }
 
