@@ -52,9 +52,12 @@ import Testing
       Self.checkedLine(
         "env -u NO_COLOR TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch "
           + "\(shellQuoted(Paths.fixture("walk.nmea"))) --speed 50"))
-    // A whole frame: tmux may show one half drawn (the new top over the old bottom).
+    // A whole frame, its top and its last line (the map's scale bar): tmux may show one
+    // half drawn (the new top over the old bottom), or the first frame not yet drawn to
+    // its end on a loaded machine.
     let screen = try tmux.waitFor("the latitude") {
       $0.contains(#/Latitude    52\.51\d{5}° N/#) && $0.contains(#/GPS · 10 of 12 used/#)
+        && $0.contains(#/├─*┤ \d+ m/#)
     }
     #expect(screen.contains(#/Longitude   13\.3\d{6}° E/#))
     #expect(screen.contains(#/Distance    \d+\.\d m/#))
