@@ -72,9 +72,13 @@ import Testing
     let middle = try summary(middlePath, jobs: 2)
     let parallel = try summary(path, jobs: 2)
     #expect(parallel.json["rejected"] as? Int == result.json["rejected"] as? Int)
+    // How many chunks are in flight at the peak depends on how the threads are scheduled:
+    // on a loaded machine (the suite's own other tests) the two runs differed by 8.3 MB
+    // once, where idle they differ by 2 MB at most. The slack is one job's share of the
+    // bound (12 MB a job); memory that grew with the input would add 48 MB here.
     // (Under AddressSanitizer its allocator's caches grow with the allocations, as below.)
     let instrumented = ProcessInfo.processInfo.environment["WHEREAMI_CHILD_ASAN_OPTIONS"] != nil
-    expectFlatMemory(middle.peakKilobytes, parallel.peakKilobytes, slack: (instrumented ? 48 : 8) * 1024)
+    expectFlatMemory(middle.peakKilobytes, parallel.peakKilobytes, slack: (instrumented ? 48 : 12) * 1024)
   }
 
   @Test func aHundredMegabyteLineWithoutNewline() throws {
