@@ -65,6 +65,45 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(rejection("$GPGGA,113258,3238.9148")?.problem == .missing)
   }
 
+  /// A value unknown to an informational field (a navigational status, a mode letter,
+  /// a compass's status) costs that field only: the sentence, with its position, time and
+  /// speed, is kept, and the decoder counts the field as ignored. An RMC with status `X`
+  /// was rejected whole.
+  @Test func anUnknownInformationalValueCostsTheFieldOnly() throws {
+    let rmc = try #require(
+      try decode("$GPRMC,120000.00,A,5230.0000,N,01322.0000,E,1.5,90.0,011226,,,A,X").payload(as: RMC.self))
+    #expect(rmc.navigationalStatus == nil && rmc.mode == .autonomous && rmc.isValid == true)
+    #expect(rmc.latitude != nil && rmc.speed != nil && rmc.time != nil)
+    let mode = try #require(
+      try decode("$GPRMC,120001.00,A,5230.0010,N,01322.0000,E,1.5,90.0,011226,,,Q,S").payload(as: RMC.self))
+    #expect(mode.mode == nil && mode.navigationalStatus == .safe)
+    #expect(try decode("$GPGSA,Z,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5").payload(as: GSA.self)?.isAutomatic == nil)
+    #expect(try decode("$GPVTG,90.0,T,,M,1.5,N,2.8,K,Q").payload(as: VTG.self)?.speed != nil)
+    #expect(try decode("$GPGLL,5230.0020,N,01322.0000,E,120002.00,A,Q").payload(as: GLL.self)?.mode == nil)
+    #expect(
+      try decode("$GNGNS,120003.00,5230.0030,N,01322.0000,E,AA,10,0.9,35.0,40.0,,,X").payload(as: GNS.self)?
+        .navigationalStatus == nil)
+    let compass = try #require(try decode("$PTNTHTM,14223,Z,169,N,-43,Q,13641,2454").payload(as: PTNTHTM.self))
+    #expect(compass.heading != nil && compass.magnetometerStatus == nil && compass.rollStatus == nil)
+    #expect(compass.pitchStatus == UInt8(ascii: "N"))
+    // Through the decoder: nothing rejected, every field counted.
+    let lines = [
+      "$GPRMC,120000.00,A,5230.0000,N,01322.0000,E,1.5,90.0,011226,,,A,X",
+      "$GPRMC,120001.00,A,5230.0010,N,01322.0000,E,1.5,90.0,011226,,,Q,S",
+      "$GPGSA,Z,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5", "$GPVTG,90.0,T,,M,1.5,N,2.8,K,Q",
+      "$GPGLL,5230.0020,N,01322.0000,E,120002.00,A,Q",
+      "$GNGNS,120003.00,5230.0030,N,01322.0000,E,AA,10,0.9,35.0,40.0,,,X", "$PTNTHTM,14223,Z,169,N,-43,Q,13641,2454",
+    ]
+    var decoder = NMEADecoder()
+    var fixes: [Fix] = []
+    let handle: (DecoderEvent) -> Void = { event in if case .fix(let fix) = event { fixes.append(fix) } }
+    decoder.decode(Array(lines.map { withChecksum($0) + "\r\n" }.joined().utf8), handle)
+    decoder.finish(handle)
+    #expect(decoder.statistics.totalRejected == 0 && decoder.statistics.sentences == 7)
+    #expect(decoder.statistics.ignoredFields == 8)
+    #expect(fixes.filter(\.hasPosition).count == 4, "\(fixes.map(\.timeOfDay))")
+  }
+
   @Test func rmcWithNMEA41NavigationalStatus() throws {
     let rmc = try #require(
       try decode("$GNRMC,001031.00,A,4404.13993,N,12118.86023,W,0.146,,100117,,,A,V").payload(as: RMC.self))

@@ -10,6 +10,10 @@ public struct DecoderStatistics: Sendable, Equatable {
   public var sentences = 0
   /// Accepted sentences that carried no checksum (allowed outside strict mode).
   public var uncheckedSentences = 0
+  /// Fields of accepted sentences left out for a value unknown to an informational field
+  /// (an RMC navigational status `X`): the field is ignored, the sentence kept. Each
+  /// sentence type lists its informational fields.
+  public var ignoredFields = 0
   /// Decoded sentences by kind.
   public private(set) var decodedByKind: [Int] = Array(repeating: 0, count: Sentence.Kind.allCases.count)
   /// Well-framed sentences of other types (proprietary, AIS, ...), passed through, by address.
@@ -60,6 +64,7 @@ public struct DecoderStatistics: Sendable, Equatable {
     comments += other.comments
     sentences += other.sentences
     uncheckedSentences += other.uncheckedSentences
+    ignoredFields += other.ignoredFields
     for index in decodedByKind.indices { decodedByKind[index] += other.decodedByKind[index] }
     for index in rejectedByReason.indices { rejectedByReason[index] += other.rejectedByReason[index] }
     for (address, count) in other.otherByAddress {

@@ -219,7 +219,13 @@ public struct NMEADecoder {
   /// when a field is malformed.
   private mutating func decode(_ framed: FramedSentence, _ handle: (consuming DecoderEvent) -> Void) throws(FieldError)
   {
-    try FieldReader.read(framed) { (fields) throws(FieldError) in try decode(framed, fields, handle) }
+    var ignored = 0
+    try withUnsafeMutablePointer(to: &ignored) { (ignored) throws(FieldError) in
+      try FieldReader.read(framed, countingIgnoredFieldsIn: ignored) { (fields) throws(FieldError) in
+        try decode(framed, fields, handle)
+      }
+    }
+    statistics.ignoredFields += ignored
   }
 
   @inline(__always)

@@ -16,6 +16,9 @@ struct FieldReader {
   private let separators: UnsafePointer<UInt8>
   /// The number of fields after the address.
   private(set) var count = 0
+  /// Where the fields ignored for a value unknown to an informational field are counted
+  /// (see ``informational(_:oneOf:)``); `nil` counts nowhere.
+  private var ignoredFields: UnsafeMutablePointer<Int>?
 
   /// Hands `body` a reader of a framed sentence: with the split the framer found, or
   /// splitting it here.
@@ -23,10 +26,26 @@ struct FieldReader {
   static func read<Result, Failure: Error>(
     _ framed: FramedSentence, _ body: (FieldReader) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    try read(framed, countingIgnoredFieldsIn: nil, body)
+  }
+
+  /// Hands `body` a reader of a framed sentence that counts the informational fields it
+  /// ignores in `ignoredFields`.
+  @inline(__always)
+  static func read<Result, Failure: Error>(
+    _ framed: FramedSentence, countingIgnoredFieldsIn ignoredFields: UnsafeMutablePointer<Int>?,
+    _ body: (FieldReader) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     if let split = framed.split {
-      return try body(FieldReader(framed.bytes, split: split))
+      var reader = FieldReader(framed.bytes, split: split)
+      reader.ignoredFields = ignoredFields
+      return try body(reader)
     }
-    return try read(framed.bytes, body)
+    return try read(framed.bytes) { (reader) throws(Failure) -> Result in
+      var reader = reader
+      reader.ignoredFields = ignoredFields
+      return try body(reader)
+    }
   }
 
   /// Splits `bytes` (the sentence from its delimiter up to the checksum's `*`) and hands
@@ -118,6 +137,23 @@ struct FieldReader {
     if field.isEmpty { return nil }
     guard field.count == 1 else { throw FieldError(index: index, name: name, problem: .invalidFormat) }
     return field[0]
+  }
+
+  /// An informational field: one of `allowed`, or `nil` when it is empty or holds a
+  /// value unknown to it. Such a field informs and decides nothing else in its sentence
+  /// (a navigational status, a mode letter beside the status that decides validity), so an
+  /// unknown value costs the field only: it is counted as ignored, never rejects the
+  /// sentence.
+  @inline(__always)
+  func informational(_ index: Int, oneOf allowed: StaticString) -> UInt8? {
+    let field = raw(index)
+    if field.isEmpty { return nil }
+    if field.count == 1 {
+      let value = field[0]
+      if allowed.withUTF8Buffer({ $0.contains(value) }) { return value }
+    }
+    ignoredFields?.pointee += 1
+    return nil
   }
 
   /// One of `allowed` characters.

@@ -6,6 +6,10 @@
 /// Example: $GPGLL,4916.45,N,12311.12,W,225444,A,A*5C
 /// ```
 /// Fields 4 and 5 are absent before NMEA 2.0, field 6 before 2.3.
+///
+/// Informational field (a value unknown to it costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 6 (FAA mode; the status, field 5, decides
+/// validity).
 public struct GLL: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -31,6 +35,6 @@ public struct GLL: Sendable, Equatable {
     coordinateDecimals = fields.coordinateDecimals(0, 2)
     time = try fields.time(4)
     isValid = try fields.character(5, "status", oneOf: "AV").map { $0 == UInt8(ascii: "A") }
-    mode = try fields.character(6, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+    mode = fields.informational(6, oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
   }
 }

@@ -7,6 +7,9 @@
 /// ```
 /// The mode letters are GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC in that order; field
 /// 12 (navigational status) came with NMEA 4.10.
+///
+/// Informational field (a value unknown to it costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 12 (navigational status).
 public struct GNS: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -50,8 +53,7 @@ public struct GNS: Sendable, Equatable {
     geoidSeparation = try fields.decimal(9, "geoid separation")
     differentialAge = try fields.decimal(10, "differential age", in: 0...1_000_000)
     differentialStation = try fields.integer(11, "differential station")
-    navigationalStatus = try fields.character(12, "navigational status", oneOf: "SCUV")
-      .flatMap(NavigationalStatus.init(rawValue:))
+    navigationalStatus = fields.informational(12, oneOf: "SCUV").flatMap(NavigationalStatus.init(rawValue:))
   }
 
   /// The mode of the best-served constellation: a fix by any one of them is a fix.

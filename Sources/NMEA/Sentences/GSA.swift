@@ -8,6 +8,9 @@
 /// ```
 /// Field 17 (system ID) came with NMEA 4.10. Some receivers list more than twelve
 /// satellites; the three DOPs are then still the three fields before the system ID.
+///
+/// Informational field (a value unknown to it costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 0 (selection mode, automatic or manual).
 public struct GSA: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -41,7 +44,7 @@ public struct GSA: Sendable, Equatable {
   init(talker: Talker, _ fields: FieldReader) throws(FieldError) {
     try fields.require(fields: 2, name: "fix type")
     self.talker = talker
-    isAutomatic = try fields.character(0, "selection mode", oneOf: "AM").map { $0 == UInt8(ascii: "A") }
+    isAutomatic = fields.informational(0, oneOf: "AM").map { $0 == UInt8(ascii: "A") }
     mode = try fields.integer(1, "fix type", in: 1...3).flatMap(FixMode.init(rawValue:))
     // Twelve satellite fields, three DOPs and, from NMEA 4.10, a system ID.
     let hasSystemID =

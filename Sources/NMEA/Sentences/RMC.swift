@@ -6,6 +6,10 @@
 /// Example: $GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,181022,009.3,E*6B
 /// ```
 /// Field 11 (FAA mode) came with NMEA 2.3, field 12 (navigational status) with 4.10.
+///
+/// Informational fields (a value unknown to one costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 11 (FAA mode; the status, field 1, decides
+/// validity) and 12 (navigational status).
 public struct RMC: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -54,10 +58,9 @@ public struct RMC: Sendable, Equatable {
       mode = shiftedMode
     } else {
       magneticVariation = try signedVariation(fields, 9)
-      mode = try fields.character(11, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+      mode = fields.informational(11, oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
     }
-    navigationalStatus = try fields.character(12, "navigational status", oneOf: "SCUV")
-      .flatMap(NavigationalStatus.init(rawValue:))
+    navigationalStatus = fields.informational(12, oneOf: "SCUV").flatMap(NavigationalStatus.init(rawValue:))
   }
 }
 

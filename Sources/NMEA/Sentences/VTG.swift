@@ -6,6 +6,9 @@
 /// Example: $GPVTG,054.7,T,034.4,M,005.5,N,010.2,K*48
 /// ```
 /// Receivers older than NMEA 2.0 omit the unit letters: `$GPVTG,054.7,034.4,005.5,010.2`.
+///
+/// Informational field (a value unknown to it costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 8 (FAA mode).
 public struct VTG: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -28,7 +31,7 @@ public struct VTG: Sendable, Equatable {
       let knots = try fields.decimal(4, "speed in knots", in: 0...100_000)
       let kilometresPerHour = try fields.decimal(6, "speed in km/h", in: 0...200_000)
       speed = knots.map { $0 * knot } ?? kilometresPerHour.map { $0 / 3.6 }
-      mode = try fields.character(8, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+      mode = fields.informational(8, oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
     } else {
       course = try fields.decimal(0, "true course", in: -360...360)
       magneticCourse = try fields.decimal(1, "magnetic course", in: -360...360)

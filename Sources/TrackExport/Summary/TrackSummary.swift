@@ -186,6 +186,9 @@ public struct TrackSummary {
     )
     lines.append("  other sentences  \(list(otherCounts))")
     lines.append("  rejected         \(statistics.totalRejected): \(list(rejectionCounts.map { ("\($0.0)", $0.1) }))")
+    if statistics.ignoredFields > 0 {
+      lines.append("  fields ignored   \(statistics.ignoredFields) (values unknown to informational fields)")
+    }
     lines.append(
       "  input            \(statistics.bytes) bytes, \(statistics.lines) lines, \(statistics.comments) comments")
     return lines.joined(separator: "\n") + "\n"
@@ -234,6 +237,7 @@ public struct TrackSummary {
     object.add("otherSentences", raw: counts(otherCounts))
     object.add("rejected", integer: statistics.totalRejected)
     object.add("rejections", raw: counts(rejectionCounts.map { ($0.0.key, $0.1) }))
+    object.add("ignoredFields", integer: statistics.ignoredFields)
     object.add("bytes", integer: statistics.bytes)
     object.add("lines", integer: statistics.lines)
     return object.finish() + "\n"

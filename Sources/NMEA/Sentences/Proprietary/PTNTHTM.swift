@@ -15,6 +15,9 @@
 /// 65,536 to the circle, heading 0–65535, pitch and roll −32768–32767. The sentence does not
 /// say which; a heading or dip beyond 360 (or a pitch or roll beyond 180) can only be
 /// counts, and then all four angles are scaled by 360/65536.
+///
+/// Informational fields (a value unknown to one costs that field only, counted in
+/// ``DecoderStatistics/ignoredFields``): 1, 3 and 5 (the status letters).
 public struct PTNTHTM: Sendable, Equatable {
   /// Degrees from true north.
   public var heading: Double?
@@ -48,11 +51,11 @@ public struct PTNTHTM: Sendable, Equatable {
     try fields.require(fields: 6, name: "roll status")
     let statuses: StaticString = "NCLMOPV"
     var heading = try fields.decimal(0, "heading", in: 0...65535)
-    magnetometerStatus = try fields.character(1, "magnetometer status", oneOf: statuses)
+    magnetometerStatus = fields.informational(1, oneOf: statuses)
     var pitch = try fields.decimal(2, "pitch", in: -32768...32767)
-    pitchStatus = try fields.character(3, "pitch status", oneOf: statuses)
+    pitchStatus = fields.informational(3, oneOf: statuses)
     var roll = try fields.decimal(4, "roll", in: -32768...32767)
-    rollStatus = try fields.character(5, "roll status", oneOf: statuses)
+    rollStatus = fields.informational(5, oneOf: statuses)
     var dip = try fields.decimal(6, "dip", in: -32768...65535)
     wasRaw = Self.areRawCounts(heading: heading, pitch: pitch, roll: roll, dip: dip)
     if wasRaw {
