@@ -88,8 +88,47 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
     // Proprietary sentences are vendor-defined and may be longer (gpsd passes them).
     let proprietary = withChecksum("$PGLOR," + String(repeating: "1", count: 120))
     #expect(frame(proprietary + "\n") == ["1:" + body(proprietary)])
-    let endless = withChecksum("$PGLOR," + String(repeating: "1", count: 400))
+    let endless = withChecksum("$PGLOR," + String(repeating: "1", count: 2100))
     #expect(frame(endless + "\n") == ["1:too long"])
+  }
+
+  /// u-blox's `$PUBX,03` lists every satellite it tracks, about 20 characters each: 378
+  /// characters with 17 satellites (it was rejected as too long), some 1,500 with 72. It
+  /// passes through as another sentence, counted by address, in any chunking; a type the
+  /// decoder reads is never that long, and one that is is rejected as too long.
+  @Test func aLongUBloxSatelliteStatusPassesThrough() {
+    func pubx03(_ satellites: Int) -> String {
+      var body = "$PUBX,03,\(satellites)"
+      for id in 1...satellites { body += ",\(id),U,\(100 + id % 200),\(10 + id % 70),\(20 + id % 30),064" }
+      return withChecksum(body)
+    }
+    for satellites in [17, 72] {
+      let sentence = pubx03(satellites)
+      #expect(sentence.utf8.count > 255 && sentence.utf8.count < SentenceFramer.maximumLength)
+      let text = sentence + "\r\n" + gga + "\r\n"
+      #expect(frame(text) == ["1:" + body(sentence), "2:" + body(gga)], "\(satellites) satellites")
+      var decoder = NMEADecoder()
+      let bytes = Array(text.utf8)
+      // Fed in pieces of every size up to 64 bytes, as any read may cut it.
+      var offset = 0
+      var size = 1
+      while offset < bytes.count {
+        let end = min(bytes.count, offset + size)
+        decoder.decode(Array(bytes[offset..<end])) { _ in }
+        offset = end
+        size = size % 64 + 1
+      }
+      decoder.finish { _ in }
+      #expect(decoder.statistics.totalRejected == 0 && decoder.statistics.totalOther == 1)
+    }
+    // A $PUBX,00 (a position, which the decoder reads) past 255 characters is too long.
+    let long00 = withChecksum(
+      "$PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0"
+        + String(repeating: ",", count: 200))
+    var decoder = NMEADecoder()
+    decoder.decode(Array((long00 + "\r\n").utf8)) { _ in }
+    decoder.finish { _ in }
+    #expect(decoder.statistics.rejected(.tooLong) == 1)
   }
 
   @Test func memoryStaysBoundedWithoutNewlines() {
@@ -102,7 +141,8 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
       framer.consume(chunk) { event in if case .rejected = event { rejections += 1 } }
     }
     #expect(rejections == 1)
-    #expect(framer.bufferedByteCapacity <= 1024)
+    // One line's buffer, however much came: room for the longest sentence and no more.
+    #expect(framer.bufferedByteCapacity <= 2 * SentenceFramer.maximumLength)
     // And it still finds the next sentence.
     var found = 0
     framer.consume(Array(("\n" + gga + "\n").utf8)) { event in if case .sentence = event { found += 1 } }
@@ -157,7 +197,7 @@ private func frame(_ text: String, strict: Bool = false) -> [String] {
           + String(
             repeating: "7", count: Int.random(in: 0...(Bool.random(using: &generator) ? 1 : 9), using: &generator))
       }
-      guard body.utf8.count <= SentenceFramer.maximumLength else { continue }
+      guard body.utf8.count <= SentenceFramer.maximumSplitLength else { continue }
       var framer = SentenceFramer()
       framer.consume(Array((withChecksum(body) + "\r\n").utf8)) { event in
         guard case .sentence(let framed) = event else { return }

@@ -174,6 +174,18 @@ public struct NMEADecoder {
   private mutating func handle(_ event: FramingEvent, _ handle: (consuming DecoderEvent) -> Void) {
     switch event {
     case .sentence(let framed):
+      if framed.bytes.count > SentenceFramer.maximumSplitLength, Self.isDecodedType(framed) {
+        // Only other sentences are ever this long; a type decoded here that is would be
+        // read short.
+        statistics.count(.tooLong)
+        handle(
+          .rejected(
+            Rejection(
+              reason: .tooLong, line: framed.line,
+              detail: options.detailsRejections ? RejectionDetail(framed.bytes) : nil
+            )))
+        return
+      }
       do throws(FieldError) {
         try decode(framed, handle)
         statistics.sentences += 1
@@ -200,6 +212,11 @@ public struct NMEADecoder {
       statistics.count(reason)
       handle(.rejected(Rejection(reason: reason, line: line, detail: detail)))
     }
+  }
+
+  /// Whether `framed` is of a type this package decodes (not passed through as another).
+  private static func isDecodedType(_ framed: FramedSentence) -> Bool {
+    FieldReader.read(framed) { Sentence.classify(framed, $0) } != nil
   }
 
   /// A framed sentence as a log line: its bytes, its checksum if it had one, CRLF.

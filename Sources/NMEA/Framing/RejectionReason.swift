@@ -9,7 +9,8 @@ public enum RejectionReason: Int, CaseIterable, Sendable, Hashable, CustomString
   case missingChecksum
   /// The sentence was longer than accepted: a sentence with a two-letter talker past
   /// ``SentenceFramer/maximumStandardLength`` characters, any other (`$P…`) past
-  /// ``SentenceFramer/maximumLength`` (see ``SentenceFramer``).
+  /// ``SentenceFramer/maximumLength`` (see ``SentenceFramer``), and one of a type the
+  /// decoder reads (`$PUBX,00`, `$PASHR`, ...) past 255, longer than such a type can be.
   case tooLong
   /// A byte outside printable ASCII appeared inside a sentence.
   case nonPrintable

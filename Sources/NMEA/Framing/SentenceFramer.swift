@@ -10,13 +10,22 @@
 /// Length limits: a sentence with a two-letter talker may be at most
 /// ``maximumStandardLength`` characters from `$` to the last checksum digit (gpsd's
 /// limit; the standard says 82). Proprietary (`$P…`) and other non-standard sentences are
-/// vendor-defined and may reach ``maximumLength`` (gpsd passes such sentences of 203
-/// characters).
+/// vendor-defined and may reach ``maximumLength``: gpsd passes such sentences of 203
+/// characters, and u-blox's `$PUBX,03` (a satellite status line, about 20 characters a
+/// satellite) reaches 378 characters with 17 satellites and some 1,500 with the 72 a
+/// receiver may track.
 public struct SentenceFramer {
   /// The longest talker sentence accepted, `$` to checksum inclusive.
   public static let maximumStandardLength = 102
-  /// The longest sentence of any kind accepted, `$` to checksum inclusive.
-  public static let maximumLength = 255
+  /// The longest sentence of any kind accepted, `$` to checksum inclusive: room for a
+  /// `$PUBX,03` listing every satellite a receiver tracks.
+  public static let maximumLength = 2048
+  /// The longest sentence whose field boundaries the framer notes while it checks the
+  /// sentence (they are kept as bytes). A longer one, necessarily not a talker sentence,
+  /// is framed by the state machine and its address read by the field reader; a sentence
+  /// type this package decodes is never that long, and one that is is rejected as too
+  /// long by the decoder.
+  static let maximumSplitLength = 255
   /// The most bytes of a comment line that are kept; the rest is skipped.
   static let maximumCommentLength = 200
 
@@ -137,7 +146,7 @@ public struct SentenceFramer {
     // The comma offsets of the sentence in hand: room for one at every byte of the
     // longest, so that no comma needs a check, and for the eight that a word's commas
     // are written as.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength + 1 + 8) { ends in
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumSplitLength + 1 + 8) { ends in
       Self.commaPositions.withUnsafeBufferPointer { commaPositions in
         let positions = commaPositions.baseAddress!
         var index = 0
@@ -185,8 +194,8 @@ public struct SentenceFramer {
     _ input: UnsafeBufferPointer<UInt8>, start: Int, ends: UnsafeMutablePointer<UInt8>,
     _ positions: UnsafePointer<UInt64>, _ handle: (FramingEvent) -> Void
   ) -> Int? {
-    // The state machine refuses a body byte once the sentence holds maximumLength bytes.
-    let bodyLimit = min(input.count, start + Self.maximumLength)
+    // A sentence longer than the offsets can say is left to the state machine.
+    let bodyLimit = min(input.count, start + Self.maximumSplitLength)
     let base = UnsafeRawPointer(input.baseAddress!)
     var index = start + 1
     var checksum: UInt8 = 0
@@ -274,7 +283,7 @@ public struct SentenceFramer {
     let found = ~((word ^ 0x2C2C_2C2C_2C2C_2C2C) &+ 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080
     // Bits 7, 15, ... 63 to bits 0...7 of the top byte.
     let flags = Int(truncatingIfNeeded: ((found >> 7) &* 0x0102_0408_1020_4080) >> 56)
-    // Offsets stay below 256 (``maximumLength``), so no byte carries into the next.
+    // Offsets stay below 256 (``maximumSplitLength``), so no byte carries into the next.
     let offsets = positions[2 &* flags] &+ UInt64(truncatingIfNeeded: offset) &* 0x0101_0101_0101_0101
     UnsafeMutableRawPointer(ends + commas).storeBytes(of: offsets.littleEndian, as: UInt64.self)
     commas &+= Int(truncatingIfNeeded: positions[2 &* flags &+ 1])

@@ -234,6 +234,10 @@ public enum Sentence: Sendable, Equatable {
       self = .other(SentenceAddress(fields.address))
       return
     }
+    // Longer than a sentence of a decoded type can be: its fields past 255 would go unread.
+    if framed.bytes.count > SentenceFramer.maximumSplitLength {
+      throw FieldError(index: fields.count, name: "sentence length", problem: .outOfRange)
+    }
     var wrapping = Wrapping(talker: talker, fields: fields)
     self = try kind.visit(&wrapping)
   }
