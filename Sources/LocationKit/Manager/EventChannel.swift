@@ -90,8 +90,10 @@ package final class EventChannel<Event: Sendable>: Sendable {
     continuations.forEach { $0.finish() }
   }
 
-  /// Ends every sequence once the callbacks already queued have run.
+  /// Ends every sequence once the callbacks already queued have run, and the keyed events
+  /// waiting behind them (a requested location among them).
   package func finishStreamsAfterQueued() {
+    flushNewest()
     queue.async { [self] in finishStreams() }
   }
 
@@ -112,12 +114,7 @@ package final class EventChannel<Event: Sendable>: Sendable {
     waited: @escaping @Sendable () -> Void = {}, _ handler: @escaping @Sendable (Event) -> Void
   ) {
     guard let key else {
-      let waiting = state.withLock { state in
-        defer { state.newest = [] }
-        state.keyedInQueue += state.newest.count
-        return state.newest
-      }
-      for keyed in waiting { enqueueKeyed(keyed) }
+      flushNewest()
       deliverInOrder(event, isCurrent: isCurrent, waited: waited, handler)
       return
     }
@@ -135,6 +132,17 @@ package final class EventChannel<Event: Sendable>: Sendable {
       return false
     }
     if goesNow { enqueueKeyed(keyed) }
+  }
+
+  /// Queues the keyed events waiting in their slots, in the order they came. Under the
+  /// lock, so that no event another thread delivers meanwhile goes ahead of them.
+  private func flushNewest() {
+    state.withLock { state in
+      guard !state.newest.isEmpty else { return }
+      state.keyedInQueue += state.newest.count
+      for keyed in state.newest { enqueueKeyed(keyed) }
+      state.newest = []
+    }
   }
 
   /// Queues a keyed event (counted in `keyedInQueue`) without waiting for a consumer; once

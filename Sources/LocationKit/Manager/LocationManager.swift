@@ -87,6 +87,17 @@ public final class LocationManager: Sendable {
     var lastEvent: Double
     var interval: Double?
     var silenceReported = false
+    /// Whether the source as a whole was silent or held back since the device's last
+    /// report: the interval across it is not the device's.
+    var restarted = false
+  }
+
+  /// The source as a whole was silent or held back: each device's clock starts afresh.
+  private static func restartDeviceClocks(_ state: inout State, _ now: Double) {
+    for device in Array(state.deviceClocks.keys) {
+      state.deviceClocks[device]?.lastEvent = now
+      state.deviceClocks[device]?.restarted = true
+    }
   }
 
   /// The most devices whose silence is watched; beyond, the one heard least recently is
@@ -321,6 +332,13 @@ public final class LocationManager: Sendable {
     let now = SystemClock.monotonic()
     let outcome: (events: EventList, final: Bool)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
+      // After the whole source was silent (gpsd restarted, the network down), each device
+      // starts afresh: the first to report does not make the others silent.
+      if !state.deviceClocks.isEmpty,
+        now - state.lastEvent > max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
+      {
+        Self.restartDeviceClocks(&state, now)
+      }
       state.lastEvent = now
       state.silenceReported = false
       var events = EventList()
@@ -466,11 +484,12 @@ public final class LocationManager: Sendable {
     }
     let interval = now - clock.lastEvent
     // An interval across a reported silence is the outage, not the device's rate.
-    if !clock.silenceReported {
+    if !clock.silenceReported && !clock.restarted {
       clock.interval = clock.interval.map { 0.8 * $0 + 0.2 * interval } ?? interval
     }
     clock.lastEvent = now
     clock.silenceReported = false
+    clock.restarted = false
     state.deviceClocks[device] = clock
   }
 
@@ -531,8 +550,10 @@ public final class LocationManager: Sendable {
       waited: { [self] in
         state.withLock { state in
           // The source starts afresh: neither the wait nor the interval across it counts.
-          state.lastEvent = SystemClock.monotonic()
+          let now = SystemClock.monotonic()
+          state.lastEvent = now
           state.lastCycle = nil
+          Self.restartDeviceClocks(&state, now)
         }
       }
     ) { [self] event in

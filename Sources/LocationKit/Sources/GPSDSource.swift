@@ -110,6 +110,9 @@ public final class GPSDSource: LocationSource, @unchecked Sendable {
       emit(.error(LocationError(.locationUnknown, "gpsd at \(hostAndPort) refused the watch; reconnecting")), sink)
       return .reconnect
     }
+    // A gpsd connected to anew (restarted, perhaps) learns its receivers' cycles anew, and
+    // its sky views are its own.
+    state.connectionStarted()
     var receivedReport = false
     while true {
       if !gps_waiting(data, 0) {
@@ -242,6 +245,12 @@ private struct ReportState {
   /// cycle is learned (otherwise it goes with the device's next TPV, or after a silence).
   var mayReleaseAfterBurst: Bool { held.keys.contains { learnedCycles.contains($0) } }
 
+  /// Forgets what the last connection's gpsd had learned and reported of the sky.
+  mutating func connectionStarted() {
+    learnedCycles = []
+    skies = [:]
+  }
+
   /// The held locations of the devices whose cycle is learned (after a burst's pause).
   mutating func releaseAfterBurst() -> [SourceEvent] {
     let learned = learnedCycles
@@ -289,6 +298,12 @@ private struct ReportState {
     }
     let device = location.device ?? ""
     let estimates: (horizontal: Double?, vertical: Double?) = (finite(data.fix.eph), finite(data.fix.epv))
+    if held[device] == nil, location.hasTime, location.timestamp == lastTimes[device] {
+      // A second TPV of a time already delivered: gpsd refines cycles sentence by sentence
+      // again (the receiver changed its sentences), so the next ones wait for their
+      // device's next TPV. This one goes too, being the better report of its time.
+      learnedCycles.remove(device)
+    }
     if let previous = held[device], location.hasTime, previous.location.hasTime {
       if previous.location.timestamp == location.timestamp {
         // gpsd refines a cycle sentence by sentence while it learns the receiver's cycle:

@@ -201,6 +201,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         return shared.droppedDatagrams
       }
       var dropped: UInt32 = 0
+      // With several senders the counts are merged from each one's: at most every 10 ms,
+      // and whenever the port falls quiet.
+      var lastMerged = 0.0
       while true {
         let now = SystemClock.monotonic()
         let timeout = senders.anyJustRead ? 0 : senders.soonestSilence(after: options.idleCompletion).map { $0 - now }
@@ -224,6 +227,7 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
             case .waitingForSilence: break
             }
           }
+          if senders.senders.count > 1 { publish(senders.statistics) }
           continue
         case .readable:
           break
@@ -269,7 +273,12 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
           sender.pending = .justRead
           return sender.decoder.statistics
         }
-        publish(senders.senders.count == 1 ? statistics : senders.statistics)
+        if senders.senders.count == 1 {
+          publish(statistics)
+        } else if heard - lastMerged >= 0.01 {
+          publish(senders.statistics)
+          lastMerged = heard
+        }
       }
     }
 

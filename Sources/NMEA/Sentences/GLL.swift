@@ -8,8 +8,8 @@
 /// Fields 4 and 5 are absent before NMEA 2.0, field 6 before 2.3.
 ///
 /// Informational field (a value unknown to it costs that field only, counted in
-/// ``DecoderStatistics/ignoredFields``): 6 (FAA mode; the status, field 5, decides
-/// validity).
+/// ``DecoderStatistics/ignoredFields``): 6 (FAA mode: an unknown letter leaves validity to
+/// the status, field 5, as for a receiver older than NMEA 2.3).
 public struct GLL: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker

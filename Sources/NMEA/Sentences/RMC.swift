@@ -8,8 +8,9 @@
 /// Field 11 (FAA mode) came with NMEA 2.3, field 12 (navigational status) with 4.10.
 ///
 /// Informational fields (a value unknown to one costs that field only, counted in
-/// ``DecoderStatistics/ignoredFields``): 11 (FAA mode; the status, field 1, decides
-/// validity) and 12 (navigational status).
+/// ``DecoderStatistics/ignoredFields``): 11 (FAA mode: an unknown letter leaves validity
+/// to the status, field 1, as for a receiver older than NMEA 2.3) and 12 (navigational
+/// status).
 public struct RMC: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker

@@ -7,8 +7,8 @@
 /// ```
 /// Receivers older than NMEA 2.0 omit the unit letters: `$GPVTG,054.7,034.4,005.5,010.2`.
 ///
-/// Informational field (a value unknown to it costs that field only, counted in
-/// ``DecoderStatistics/ignoredFields``): 8 (FAA mode).
+/// No informational field: the FAA mode (field 8) is all that says whether speed and
+/// course are valid, so an unknown mode rejects the sentence.
 public struct VTG: Sendable, Equatable {
   /// The talker that sent the sentence (`GP`, `GN`, `GL`, …).
   public var talker: Talker
@@ -31,7 +31,9 @@ public struct VTG: Sendable, Equatable {
       let knots = try fields.decimal(4, "speed in knots", in: 0...100_000)
       let kilometresPerHour = try fields.decimal(6, "speed in km/h", in: 0...200_000)
       speed = knots.map { $0 * knot } ?? kilometresPerHour.map { $0 / 3.6 }
-      mode = fields.informational(8, oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
+      // Not informational: VTG has no status, and its mode alone says whether the speed
+      // and course hold (`N`: not valid).
+      mode = try fields.character(8, "mode", oneOf: "ADEFMNPRS").flatMap(FAAMode.init(rawValue:))
     } else {
       course = try fields.decimal(0, "true course", in: -360...360)
       magneticCourse = try fields.decimal(1, "magnetic course", in: -360...360)

@@ -231,6 +231,10 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     if let device = error.device {
       // One device of several: the others go on.
       printError("whereami: \(error)")
+      // Bounded as the manager's clocks are: the oldest of the devices that never came back go.
+      if silentDevices.count >= 256, let oldest = silentDevices.min(by: { $0.value < $1.value })?.key {
+        silentDevices[oldest] = nil
+      }
       silentDevices[device] = SystemClock.monotonic()
       return
     }

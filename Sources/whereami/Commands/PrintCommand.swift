@@ -192,8 +192,10 @@ final class SharedOutput: @unchecked Sendable {
   /// Whether the reader is behind, and how many lines in a row it has taken since.
   private var behind = false
   private var takenInARow = 0
-  /// Fixes not printed, in all and since the last notice, and when that was.
+  /// Fixes not printed, in all and since the last notice, and when that was; headings not
+  /// printed.
   private var unprinted = 0
+  private var unprintedHeadings = 0
   private var unprintedSinceNotice = 0
   private var lastNotice: Double?
 
@@ -240,6 +242,11 @@ final class SharedOutput: @unchecked Sendable {
     if behind {
       if let end = lineEnds[kind], end > taken {
         takenInARow = 0
+        // Headings are not fixes: counted in all, said at the end.
+        if kind.hasPrefix("ATT ") {
+          unprintedHeadings += 1
+          return !stream.isClosed
+        }
         unprinted += 1
         unprintedSinceNotice += 1
         if lastNotice.map({ now - $0 >= RepeatedMessages.interval }) ?? true {
@@ -252,6 +259,8 @@ final class SharedOutput: @unchecked Sendable {
       if takenInARow >= 3, unread == 0 { behind = false }
     }
     written += stream.writeCounting(render)
+    // Bounded whatever the senders: the kinds whose last line the reader has taken go.
+    if lineEnds.count >= 1024 { lineEnds = lineEnds.filter { $0.value > taken } }
     lineEnds[kind] = written
     recent.append((written, now))
     return !stream.isClosed
@@ -261,6 +270,11 @@ final class SharedOutput: @unchecked Sendable {
   func sayUnprinted(total: Bool) {
     guard let name = newestFor else { return }
     if total {
+      if unprintedHeadings > 0 {
+        printError(
+          "whereami: \(name): \(unprintedHeadings) headings in all not printed: standard output was read slower "
+            + "than they came")
+      }
       guard unprinted > 0 else { return }
       printError(
         "whereami: \(name): \(unprinted) fixes in all not printed: standard output was read slower than they "
