@@ -190,6 +190,30 @@ import Testing
     #expect(!child.standardError.contains("not printed"), "\(child.standardError)")
   }
 
+  /// A second outage soon after the first is said too: the same message within a minute
+  /// was kept quiet as a repeat, even with fixes between.
+  @Test func aSecondOutageSoonAfterTheFirstIsSaid() throws {
+    let feed = try LoopbackListener()
+    let child = try ChildProcess(Paths.whereami, ["print", "tcp://127.0.0.1:\(feed.port)"])
+    defer { child.terminate() }
+    #expect(feed.accept(timeout: 30), "\(child.standardError)")
+    let cycles = try Self.cycles("walk.nmea", limit: 20)
+    func outages() -> Int { child.standardError.components(separatedBy: "no data from").count - 1 }
+    for cycle in cycles[0..<10] {
+      feed.send(cycle)
+      usleep(50_000)
+    }
+    #expect(waitUntil { outages() == 1 }, "\(child.standardError)")
+    for cycle in cycles[10..<20] {
+      feed.send(cycle)
+      usleep(50_000)
+    }
+    #expect(child.waitForOutputLines(19, timeout: 30), "fixes again: \(child.standardError)")
+    #expect(waitUntil { outages() == 2 }, "the second outage is said: \(child.standardError)")
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 30) == 0)
+  }
+
   @Test func printSaysWhenAReceiverThatLeftGpsdIsReceivedAgain() throws {
     let daemon = try GPSDaemon()
     try daemon.start()
