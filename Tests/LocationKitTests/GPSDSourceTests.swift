@@ -32,6 +32,18 @@ import Testing
     return fixes
   }
 
+  /// A manager on `daemon`'s gpsd, set up by `configure`, recorded and updating.
+  private func updating(
+    from daemon: GPSDaemon, _ configure: (LocationManager) -> Void = { _ in }
+  ) -> (LocationManager, Recorder) {
+    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
+    configure(manager)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    return (manager, recorder)
+  }
+
   private func feed(_ daemon: GPSDaemon, _ cycles: ArraySlice<String>) {
     for cycle in cycles {
       daemon.feed.send(cycle)
@@ -44,10 +56,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start()
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon)
     defer { manager.stopUpdatingLocation() }
     let cycles = try Self.cycles(fixture, limit: count)
     #expect(daemon.waitForClients(1), "the source connects to gpsd")
@@ -93,10 +102,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start()
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon)
     defer { manager.stopUpdatingLocation() }
     let cycles = try Self.cycles("walk.nmea", limit: 12)
     #expect(daemon.waitForClients(1), "the source connects to gpsd")
@@ -154,10 +160,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start()
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon)
     defer { manager.stopUpdatingLocation() }
     #expect(daemon.waitForClients(1), "the source connects to gpsd")
     let cycles = try Self.cycles("walk.nmea", limit: 60)
@@ -258,10 +261,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start()
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon)
     defer { manager.stopUpdatingLocation() }
     #expect(daemon.waitForClients(1), "the source connects to gpsd")
     for second in 0..<5 {
@@ -313,11 +313,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start(alsoFeeding: [lisbon])
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.movementRecognizer = MovementRecognizer()
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon) { $0.movementRecognizer = MovementRecognizer() }
     defer { manager.stopUpdatingLocation() }
     let walk = try Self.cycles("walk.nmea", limit: 100)
     let drive = try Self.cycles("drive-midnight.nmea", limit: 100)
@@ -351,11 +347,7 @@ import Testing
     let daemon = try GPSDaemon()
     try daemon.start(alsoFeeding: [lisbon])
     defer { daemon.stop() }
-    let manager = LocationManager(source: GPSDSource(host: "127.0.0.1", port: daemon.port))
-    manager.watchdogTimeout = 1
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = updating(from: daemon) { $0.watchdogTimeout = 1 }
     defer { manager.stopUpdatingLocation() }
     let berlin = "tcp://127.0.0.1:\(daemon.feed.port)"
     let walk = try Self.cycles("walk.nmea", limit: 400)
