@@ -7,6 +7,7 @@ let version = "0.1.0"
 let releaseDate = "2026-12-01"
 
 let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -> Void)] = [
+  (NowCommand.spec, NowCommand.run),
   (PrintCommand.spec, PrintCommand.run),
   (ReplayCommand.spec, ReplayCommand.run),
   (SummaryCommand.spec, SummaryCommand.run),
@@ -22,12 +23,16 @@ var overview: String {
   """
   OVERVIEW: whereami tells you where you are from a GPS receiver's NMEA output.
 
-  USAGE: whereami <command> [OPTIONS] ...
+  USAGE: whereami [<command>] [OPTIONS] ...
+
+  Without a command, whereami answers once where you are: 'whereami' is
+  'whereami now' (from gpsd on this machine), and so are 'whereami /dev/ttyACM0'
+  and 'whereami --accuracy 5'.
 
   COMMANDS:
-  \(commands.map { command in
-    var lines = HelpText.wrap(command.spec.abstract, indent: 11)
-    lines[0] = "  " + command.spec.name.padding(9) + lines[0].dropFirst(11)
+  \((commands.map { ($0.spec.name, $0.spec.abstract) } + packagingCommands).map { name, abstract in
+    var lines = HelpText.wrap(abstract, indent: 14)
+    lines[0] = "  " + name.padding(12) + lines[0].dropFirst(14)
     return lines.joined(separator: "\n")
   }.joined(separator: "\n"))
 
@@ -37,11 +42,30 @@ var overview: String {
 
   EXIT CODES:
     0 success (rejected input lines are counted, not fatal), 64 usage error,
-    65 no fix in the input (print, replay, trips), 66 source not found,
+    65 no fix in the input (now, print, replay, trips), 66 source not found,
     69 a gpsd or TCP source never answered (motion: or a sensor asked for is
-    missing), 74 read or write error,
-    77 permission denied.
+    missing), 74 read or write error, 75 now: no fix good enough within
+    --timeout (the best one was printed), 77 permission denied.
   """
+}
+
+/// The commands for packagers, which take no source: their names and what they print.
+let packagingCommands = [
+  ("manual", "Print the manual page (roff, for man(1)): whereami manual > whereami.1"),
+  ("completions", "Print the shell completions for bash, zsh or fish: whereami completions bash"),
+]
+
+/// The command line as a command and its arguments: a first argument that is an option or
+/// a source (not a command's name) runs `now`, as no argument at all does.
+@MainActor func commandLine(_ arguments: [String]) -> [String] {
+  guard let first = arguments.first else { return ["now"] }
+  let named = ["help", "--help", "-h", "--version", "-V"] + packagingCommands.map(\.0)
+  if named.contains(first) || commands.contains(where: { $0.spec.name == first }) { return arguments }
+  var info = stat()
+  if first.hasPrefix("-") || first.contains("/") || first.contains("://") || stat(first, &info) == 0 {
+    return ["now"] + arguments
+  }
+  return arguments
 }
 
 /// The command whose name is closest to `typed` (at most two edits away), for "did you
@@ -71,17 +95,14 @@ extension String {
 
 // Before anything starts a thread, so that every thread blocks them (see Interrupts).
 // The commands that follow a source handle them; until they do, the signals wait.
-let followsSource = ["print", "replay", "trips", "watch", "export", "motion"]
-Interrupts.install(holding: followsSource.contains(CommandLine.arguments.dropFirst().first ?? ""))
+let followsSource = ["now", "print", "replay", "trips", "watch", "export", "motion"]
+Interrupts.install(holding: followsSource.contains(commandLine(Array(CommandLine.arguments.dropFirst())).first!))
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)
 
 @MainActor func runMain() -> ExitCode {
-  let arguments = Array(CommandLine.arguments.dropFirst())
-  guard let first = arguments.first else {
-    printError(overview)
-    return .usage
-  }
+  let arguments = commandLine(Array(CommandLine.arguments.dropFirst()))
+  let first = arguments[0]
   if first == "--help" || first == "-h" || first == "help" {
     // `whereami help print` is `whereami print --help`.
     if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
@@ -101,6 +122,18 @@ signal(SIGPIPE, SIG_IGN)
     return .success
   }
   if first == "completions" {
+    if arguments.count == 2, arguments[1] == "--help" || arguments[1] == "-h" {
+      print(
+        """
+        USAGE: whereami completions bash|zsh|fish
+
+        Prints the completion script for the shell, made from the commands' tables: save it
+        where the shell looks for completions (bash: whereami completions bash >
+        /usr/share/bash-completion/completions/whereami; zsh: a file _whereami on $fpath;
+        fish: ~/.config/fish/completions/whereami.fish).
+        """)
+      return .success
+    }
     guard arguments.count == 2, let shell = ShellCompletions.Shell(rawValue: arguments[1]) else {
       printError("whereami: usage: whereami completions bash|zsh|fish")
       return .usage

@@ -406,7 +406,13 @@ import Testing
     let typo = try runWhereAmI(["pirnt", "x"])
     #expect(typo.code == 64 && typo.error.contains("did you mean 'print'?"), "\(typo.error)")
     #expect(try runWhereAmI(["frobnicate"]).error.contains("see whereami --help"))
-    let commands = ["print", "replay", "summary", "trips", "watch", "export"]
+    let commands = ["now", "print", "replay", "summary", "trips", "watch", "export", "motion"]
+    let overview = try runWhereAmI(["--help"]).output
+    for command in commands + ["manual", "completions"] {
+      #expect(overview.contains("\n  \(command) "), "the overview lists \(command)")
+    }
+    let completionsHelp = try runWhereAmI(["completions", "--help"])
+    #expect(completionsHelp.code == 0 && completionsHelp.output.hasPrefix("USAGE: whereami completions"))
     for arguments in [["--help"]] + commands.map({ [$0, "-h"] }) {
       let help = try runWhereAmI(arguments)
       #expect(help.code == 0)
@@ -421,6 +427,15 @@ import Testing
 
     let manual = try runWhereAmI(["manual"]).output
     #expect(manual.hasPrefix(".TH WHEREAMI 1 "))
+    #expect(manual.contains(".SH EXAMPLES\n"))
+    // Every variable of the README's table, in the manual page's ENVIRONMENT.
+    let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let table = readme.components(separatedBy: "### Environment")[1].components(separatedBy: "\n\n")[1]
+    let variables = table.matches(of: /`([A-Z_]+)`/).map { String($0.output.1) }
+    #expect(variables.contains("WHEREAMI_MOTION_SOURCE"), "\(variables)")
+    for variable in variables {
+      #expect(manual.contains(".B " + variable + "\n"), "\(variable)")
+    }
     let bash = try runWhereAmI(["completions", "bash"]).output
     let fish = try runWhereAmI(["completions", "fish"]).output
     for command in commands {

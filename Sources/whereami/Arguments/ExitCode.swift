@@ -18,6 +18,9 @@ enum ExitCode: Int32 {
   case unavailable = 69
   /// Reading the source or writing the output failed.
   case ioError = 74
+  /// `now`: no fix good enough within the time (or in the log); the best one, if any, was
+  /// printed all the same.
+  case temporaryFailure = 75
   /// The source exists but may not be read (permission denied).
   case permissionDenied = 77
 }

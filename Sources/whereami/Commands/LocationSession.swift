@@ -71,9 +71,10 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// the end).
   var movementRecognizers: [String: MovementRecognizer] { manager.movementRecognizers }
 
-  /// Runs until the end; returns the exit code.
-  func run() -> ExitCode {
-    source.run(onSignal: { [self] _ in interrupted() })
+  /// Runs until the end; returns the exit code. `starting` runs on the queue before
+  /// updates start.
+  func run(starting: () -> Void = {}) -> ExitCode {
+    source.run(onSignal: { [self] _ in interrupted() }, starting: starting)
     return source.queue.sync { exitCode }
   }
 

@@ -6,9 +6,10 @@ enum ManualPage {
   static let environment: [(name: String, meaning: String)] = [
     (
       SourceRun.sourceVariable,
-      "The SOURCE of print, trips and watch when the command line names none (gpsd://boat.local, /dev/ttyACM0); "
-        + "without it, gpsd://localhost:2947."
+      "The SOURCE of now (whereami alone), print, trips and watch when the command line names none "
+        + "(gpsd://boat.local, /dev/ttyACM0); without it, gpsd://localhost:2947."
     ),
+    (MotionCommand.sourceVariable, "The SOURCE of motion when the command line names none; without it, iio."),
     (WatchCommand.unitsVariable, "The units of watch without --units: metric, imperial or nautical."),
     (WatchCommand.coordinatesVariable, "The coordinates of watch without --coords: decimal, dm or dms."),
     (
@@ -17,17 +18,41 @@ enum ManualPage {
     ),
     ("NO_COLOR", "Set, watch uses no colours."),
     ("TZ", "The time zone of watch's local time."),
+    (
+      DecodeOptions.chunkSizeVariable,
+      "For tests: the bytes per chunk of parallel decoding, and files of any size decoded in chunks (with --jobs "
+        + "above 1)."
+    ),
   ]
 
   /// The exit codes, as the README lists them.
   static let exitCodes: [(code: ExitCode, meaning: String)] = [
     (.success, "Success; rejected input lines are counted (see summary), not fatal."),
     (.usage, "Usage error: unknown command or option, missing argument, a SOURCE that is not valid."),
-    (.dataError, "print, replay, trips: the input ended without a single fix."),
+    (.dataError, "now, print, replay, trips: the input ended without a single fix."),
     (.noInput, "The source does not exist (no such file or device; gpsd does not manage the device)."),
     (.unavailable, "A gpsd or TCP source never answered; --wait keeps trying instead."),
     (.ioError, "Reading the source or writing the output failed."),
+    (
+      .temporaryFailure,
+      "now: no fix within --accuracy in --timeout seconds (or in the log); the best one, if any, was printed."
+    ),
     (.permissionDenied, "Permission denied on the file or device."),
+  ]
+
+  /// The EXAMPLES section: what each line does, and the line.
+  static let examples: [(what: String, line: String)] = [
+    ("Where am I, from the local gpsd (one answer, then exit):", "whereami"),
+    ("The same, waiting up to a minute for a fix within 5 m, as JSON:", "whereami --accuracy 5 --timeout 60 --json"),
+    ("Every fix of a USB receiver at 4800 baud:", "whereami print --baud 4800 /dev/ttyUSB0"),
+    (
+      "Record what a receiver says, and replay it later at ten times its pace:",
+      "whereami print --nmea /dev/ttyACM0 > drive.nmea; whereami replay --speed 10 drive.nmea"
+    ),
+    ("Watch the live position full screen:", "whereami watch"),
+    ("What a log holds, and the trips in it:", "whereami summary drive.nmea; whereami trips drive.nmea"),
+    ("A GPX track of a log:", "whereami export --format gpx drive.nmea -o drive.gpx"),
+    ("Fixes that a boat's network sends over UDP, as JSON:", "whereami print --json udp://"),
   ]
 
   /// The page.
@@ -38,6 +63,9 @@ enum ManualPage {
       "whereami \\- where you are, from a GPS receiver",
       ".SH SYNOPSIS",
       ".B whereami",
+      "[\\fIoptions\\fR] [\\fISOURCE\\fR]",
+      ".br",
+      ".B whereami",
       ".I command",
       "[\\fIoptions\\fR] [\\fISOURCE\\fR|\\fIFILE\\fR...]",
       ".br",
@@ -47,7 +75,8 @@ enum ManualPage {
       text(
         "whereami prints latitude, longitude, accuracy, altitude, speed, course and the distance travelled from "
           + "a GPS receiver's NMEA 0183 output: from gpsd, a serial receiver, a TCP or UDP stream, standard input "
-          + "or a log file. It replays, summarises and exports logs, and watches the live position on the terminal."),
+          + "or a log file. It replays, summarises and exports logs, and watches the live position on the terminal. "
+          + "Without a command it answers once where you are (the command now)."),
       ".SH COMMANDS",
     ]
     for command in commands {
@@ -70,6 +99,10 @@ enum ManualPage {
       page.append(".TP")
       page.append("\\fB\\-h\\fR, \\fB\\-\\-help\\fR")
       page.append("Show the command's help.")
+    }
+    page.append(".SH EXAMPLES")
+    for (what, line) in examples {
+      page += [".PP", text(what), ".PP", ".RS", ".nf", text(line), ".fi", ".RE"]
     }
     page.append(".SH ENVIRONMENT")
     for (name, meaning) in environment {
