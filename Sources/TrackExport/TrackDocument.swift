@@ -21,6 +21,7 @@ public final class TrackDocument {
   private let gap: Double
   private let splitTrips: Bool
   private let filter: LocationFilter
+  private let interval: IntervalFilter?
   /// A track per gpsd device, in the order they first reported (one for other sources).
   private var tracks: [DeviceTrack] = []
   /// The track of the latest fix: consecutive fixes are nearly always one device's.
@@ -28,11 +29,14 @@ public final class TrackDocument {
 
   /// A document that `writer` writes. `gap` is in seconds (0: never cut); `splitTrips`
   /// makes a segment of each trip and leaves the stops out; `filter` is the manager's
-  /// filters; `furtherWriter` makes the writer of a further gpsd device's part.
+  /// filters; `interval` writes one fix per so many seconds (the odometers still count
+  /// every fix the filters admit, as `print --interval` does); `furtherWriter` makes the
+  /// writer of a further gpsd device's part.
   public init(
     writer: any ExportWriter, gap: Double, splitTrips: Bool = false, filter: LocationFilter = LocationFilter(),
-    furtherWriter: @escaping (String) throws(ExportError) -> any ExportWriter
+    interval: IntervalFilter? = nil, furtherWriter: @escaping (String) throws(ExportError) -> any ExportWriter
   ) {
+    self.interval = interval
     self.writer = writer
     self.gap = gap
     self.splitTrips = splitTrips
@@ -117,11 +121,13 @@ public final class TrackDocument {
     let made: DeviceTrack
     if tracks.isEmpty || writer.interleavesDevices {
       made = DeviceTrack(device: device, writer: writer, spill: nil, splitTrips: splitTrips, filter: filter)
+      made.interval = interval
     } else {
       let further = try furtherWriter(device ?? "")
       let spill = try SpillFile()
       try spill.write { (buffer, _) throws(ExportError) in try further.begin(into: &buffer) }
       made = DeviceTrack(device: device, writer: further, spill: spill, splitTrips: splitTrips, filter: filter)
+      made.interval = interval
     }
     tracks.append(made)
     current = made
@@ -132,6 +138,7 @@ public final class TrackDocument {
   private func export(_ location: Location, in track: DeviceTrack, into output: inout ByteBuffer) throws(ExportError) {
     guard track.filter.admit(location) else { return }
     track.odometer.add(location)
+    if track.interval != nil, !track.interval!.admits(location) { return }
     let startsSegment = track.fixes == 0 || track.breakPending
     if startsSegment { track.segment += 1 }
     track.breakPending = false
@@ -164,6 +171,8 @@ private final class DeviceTrack {
   var segment = -1
   var breakPending = false
   var lastReceiverFix: Location?
+  /// With an interval: when this device's next fix is due.
+  var interval: IntervalFilter?
   /// With trips: the trips, and the fixes not yet known to be in one.
   var trips: TripSplitter?
 

@@ -29,6 +29,7 @@ enum ExportCommand {
         help: "Segments at fix gaps (default), or one per trip, stops left out (GPX: a track each)."),
       OptionSpec(name: "points", value: nil, help: "GeoJSON: one Point feature per fix instead of lines."),
       OptionSpec(name: "name", value: "NAME", help: "The track's name (default: the SOURCE's file name)."),
+      IntervalFilter.spec,
     ] + SourceRun.specs,
     discussion: """
       SOURCE is what print takes: a log file, - for standard input, a serial receiver,
@@ -74,7 +75,9 @@ enum ExportCommand {
       throw CommandError(message: "export: -o '\(file)' is the SOURCE itself", code: .usage)
     }
     let run = try SourceRun(arguments, address: address, command: spec.name, label: "whereami.export")
-    let session = ExportSession(run, output: arguments.value("output"), gap: gap, splitTrips: splitTrips)
+    let interval = try IntervalFilter.parse(arguments, command: "export")
+    let session = ExportSession(
+      run, output: arguments.value("output"), gap: gap, splitTrips: splitTrips, interval: interval)
     let output = try ExportOutput.open(arguments.value("output"), partial: session.partialFile)
     let writer: any ExportWriter
     do throws(ExportError) {

@@ -27,6 +27,10 @@ enum PrintCommand {
       OptionSpec(
         name: "all", value: nil,
         help: "With --nmea: also report every rejected line, with its reason, on standard error."),
+      OptionSpec(
+        name: "count", value: "N",
+        help: "End after N fixes printed (with --nmea: N sentences), like gpspipe -n; heading lines do not count."),
+      IntervalFilter.spec,
     ] + SourceRun.specs,
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
@@ -53,6 +57,15 @@ enum PrintCommand {
     try follow(arguments, command: spec.name, replaySpeed: nil)
   }
 
+  /// `--count`'s value: a number of lines above 0.
+  private static func count(_ arguments: ParsedArguments, command: String) throws(CommandError) -> Int? {
+    guard let text = arguments.value("count") else { return nil }
+    guard let value = Int(text), value > 0 else {
+      throw CommandError(message: "\(command): --count '\(text)' is not a number above 0", code: .usage)
+    }
+    return value
+  }
+
   /// The SOURCE when none is given: the local gpsd.
   static let defaultSource = "gpsd://localhost:2947"
 
@@ -77,14 +90,30 @@ enum PrintCommand {
     if arguments.has("all") && !nmea {
       throw CommandError(message: "\(command): --all goes with --nmea", code: .usage)
     }
+    let count = try Self.count(arguments, command: command)
+    var interval = try IntervalFilter.parse(arguments, command: command)
+    if interval != nil && nmea {
+      throw CommandError(message: "\(command): --interval thins fixes, and --nmea prints sentences", code: .usage)
+    }
+    // The lines printed so far, for --count: sentences on the reading thread, fixes on
+    // the callback queue.
+    let printed = Locked(0)
     // The sentences go out from the reading thread, the only writer while --nmea prints no
-    // fixes; a reader that went away ends the run from the callback queue.
+    // fixes; a reader that went away, or the count reached, ends the run from the
+    // callback queue.
     let run = Locked<SourceRun?>(nil)
     var passThrough: (@Sendable ([UInt8]) -> Void)?
     if nmea {
       passThrough = { bytes in
+        if let count, printed.withLock({ $0 >= count }) { return }
         let open = output.write { line in bytes.withUnsafeBufferPointer { line.append($0) } }
-        if !open, let source = run.withLock({ $0 }) {
+        let reached =
+          count.map { count in
+            printed.withLock {
+              $0 += 1; return $0 >= count
+            }
+          } ?? false
+        if !open || reached, let source = run.withLock({ $0 }) {
           source.queue.async { source.finish() }
         }
       }
@@ -114,7 +143,9 @@ enum PrintCommand {
     let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: renderHeading) {
       location, odometer, severalDevices, heading in
       if nmea { return true }
-      return output.write(kind: location.device ?? "") { line in
+      // Thinned for the output only: the odometer has counted the fix already.
+      if interval != nil, !interval!.admits(location) { return true }
+      let open = output.write(kind: location.device ?? "") { line in
         if json {
           LocationRenderer.json(location, odometer, into: &line)
         } else {
@@ -126,6 +157,12 @@ enum PrintCommand {
           LocationRenderer.text(location, odometer, heading: heading, into: &line)
         }
       }
+      guard let count else { return open }
+      // The last one asked for ends the run as a closed output does.
+      return open
+        && printed.withLock {
+          $0 += 1; return $0 < count
+        }
     }
     let code = session.run()
     // The pass-through closure, held by the source, holds the run: break that cycle.
@@ -148,7 +185,7 @@ enum ReplayCommand {
       OptionSpec(
         name: "speed", value: "X",
         help: "Replay X times faster (default 1; 0.5 is half speed, 0.01 the slowest; 0 as fast as it reads).")
-    ] + PrintCommand.spec.options.filter { $0.name == "json" || $0.name == "heading" }
+    ] + PrintCommand.spec.options.filter { ["json", "heading", "count", "interval"].contains($0.name) }
       + SourceRun.specs.filter { $0.name != "baud" },
     discussion: "The output is that of whereami print.")
 

@@ -65,6 +65,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private let filter: LocationFilter
   private let gap: Double
   private let splitTrips: Bool
+  private let interval: IntervalFilter?
 
   private var document: TrackDocument?
   private var output: ExportOutput?
@@ -73,7 +74,8 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   private var messages = RepeatedMessages()
 
   /// Takes `source`'s manager; starts nothing.
-  init(_ source: SourceRun, output: String?, gap: Double, splitTrips: Bool = false) {
+  init(_ source: SourceRun, output: String?, gap: Double, splitTrips: Bool = false, interval: IntervalFilter? = nil) {
+    self.interval = interval
     self.source = source
     let manager = source.manager
     // The filters are applied by the document (see above): the manager delivers every fix.
@@ -115,7 +117,8 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     output: ExportOutput
   ) -> Outcome {
     let document = TrackDocument(
-      writer: writer, gap: gap, splitTrips: splitTrips, filter: filter, furtherWriter: furtherWriter)
+      writer: writer, gap: gap, splitTrips: splitTrips, filter: filter, interval: interval,
+      furtherWriter: furtherWriter)
     let started = queue.sync { () -> Bool in
       self.document = document
       self.output = output
