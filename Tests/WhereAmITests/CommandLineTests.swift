@@ -247,7 +247,9 @@ import Testing
   }
 
   @Test func usageErrorsAreExit64() throws {
-    #expect(try runWhereAmI([]).code == 64)
+    // (No arguments is `now`; an unknown option is still a usage error.)
+    let unknown = try runWhereAmI(["--bogus"])
+    #expect(unknown.code == 64 && unknown.error.contains("--bogus"), "\(unknown.error)")
     #expect(try runWhereAmI(["fly"]).code == 64)
     let missing = try runWhereAmI(["replay"])
     #expect(missing.code == 64 && missing.error.contains("missing FILE"))

@@ -112,3 +112,28 @@ import Testing
     #expect(nmeaInterval.code == 64, "\(nmeaInterval.error)")
   }
 }
+
+/// `print --json`'s per-axis accuracies and grid square, beside gpsd's TPV names.
+@Suite struct AxesAndGridSquareTests {
+  static func objects(_ fixture: String) throws -> [[String: Any]] {
+    let result = try runWhereAmI(["print", "--json", Paths.fixture(fixture)])
+    #expect(result.code == 0)
+    return try result.output.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+  }
+
+  @Test func jsonHasEpxEpyAndTheMaidenheadLocator() throws {
+    // From the receiver's GST: its longitude and latitude sigmas as they are.
+    let burst = try Self.objects("multi-gnss-burst.nmea")[0]
+    #expect(burst["accuracySource"] as? String == "GST")
+    #expect(burst["epx"] as? Double == 0.576 && burst["epy"] as? Double == 0.636, "\(burst)")
+    #expect(burst["maidenhead"] as? String == "QF56od43", "\(burst)")
+    // From DOP: the accuracy shared by the satellites' geometry, on every fix of the walk.
+    for fix in try Self.objects("walk.nmea") {
+      let (eph, epx, epy) = (fix["eph"] as! Double, fix["epx"] as! Double, fix["epy"] as! Double)
+      #expect(abs((epx * epx + epy * epy).squareRoot() - eph) < 0.002, "\(fix)")
+      #expect((fix["maidenhead"] as? String)?.hasPrefix("JO62q") == true, "\(fix)")
+    }
+  }
+}

@@ -92,7 +92,7 @@ import Testing
     }
   }
 
-  @Test func fullSizeShowsEveryValue() {
+  @Test func fullSizeShowsEveryValue() throws {
     let lines = Self.render(Self.walkModel(), 120, 40)
     let screen = lines.joined(separator: "\n")
     #expect(lines[0].hasPrefix(" whereami watch · fixtures/walk.nmea"))
@@ -103,10 +103,15 @@ import Testing
       "Motion      moving for 59 s", "Fix         3D · GPS · 5 used", "Fix age     0.4 s",
       "UTC         2025-06-14 07:44:59.0",
       "Local       2025-06-14 09:44:59.0 CEST", "Altitude    36.3 m MSL ±6.9 m", "Ellipsoidal 75.9 m",
-      "Climb       +0.10 m/s", "DOP         H 0.88  V 1.45  P 1.69",
+      "Climb       +0.10 m/s", "DOP         H 0.88  V 1.45  P 1.69", "Grid square JO62qm13",
     ] {
       #expect(screen.contains(expected), "missing '\(expected)'")
     }
+    // The accuracy shared between the axes by the satellites' geometry: squares summing
+    // to the accuracy's.
+    let axes = try #require(screen.firstMatch(of: /Axes        E ±(\d+\.\d) m  N ±(\d+\.\d) m/), "\(screen)")
+    let (east, north) = (Double(axes.output.1)!, Double(axes.output.2)!)
+    #expect(abs((east * east + north * north).squareRoot() - 3.5) < 0.1, "\(east), \(north)")
     #expect(lines[39].hasPrefix("receiving"))
     #expect(lines[39].hasSuffix("60 fixes"))
   }

@@ -14,6 +14,11 @@ public struct Location: Sendable, Equatable {
   /// The radius in metres of the circle the true position is likely inside; `nil` when
   /// the receiver gave nothing to estimate it from.
   @PackedDouble public var horizontalAccuracy: Double?
+  /// The receiver's 1-sigma north–south error, metres, from its GST, when the
+  /// ``horizontalAccuracy`` came from it; see ``axisAccuracies`` for either axis.
+  @PackedDouble public var latitudeAccuracy: Double?
+  /// The receiver's 1-sigma east–west error, metres, from its GST, likewise.
+  @PackedDouble public var longitudeAccuracy: Double?
   /// Metres above mean sea level; `nil` for a 2D fix.
   @PackedDouble public var altitude: Double?
   /// Metres above the WGS84 ellipsoid (altitude plus geoid separation).
@@ -89,6 +94,10 @@ public struct Location: Sendable, Equatable {
     guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
     self.init(latitude: latitude, longitude: longitude, timeOfDay: fix.timeOfDay, mode: fix.mode)
     horizontalAccuracy = fix.horizontalAccuracy
+    if fix.accuracySource == .receiverStatistics, let statistics = fix.errorStatistics {
+      latitudeAccuracy = statistics.latitude
+      longitudeAccuracy = statistics.longitude
+    }
     altitude = fix.mode == .threeD ? fix.altitudeMSL : nil
     ellipsoidalAltitude = fix.mode == .threeD ? fix.altitudeHAE : nil
     verticalAccuracy = altitude == nil ? nil : fix.verticalAccuracy

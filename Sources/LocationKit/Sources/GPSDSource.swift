@@ -353,6 +353,8 @@ private struct ReportState {
       let longitude = errors.longitude
     {
       location.horizontalAccuracy = (latitude * latitude + longitude * longitude).squareRoot()
+      location.latitudeAccuracy = latitude
+      location.longitudeAccuracy = longitude
       location.verticalAccuracy = location.altitude == nil ? nil : errors.altitude
       location.accuracySource = .receiverStatistics
     } else if let hdop = location.dop.horizontal, hdop > 0 {

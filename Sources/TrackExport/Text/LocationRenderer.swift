@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import NMEA
 
@@ -189,6 +190,10 @@ public enum LocationRenderer {
     number(",\"climb\":", location.climb, 3, into: &line)
     number(",\"magvar\":", location.magneticVariation, 1, into: &line)
     number(",\"eph\":", location.horizontalAccuracy, 3, into: &line)
+    if let axes = location.axisAccuracies {
+      number(",\"epx\":", axes.east, 3, into: &line)
+      number(",\"epy\":", axes.north, 3, into: &line)
+    }
     number(",\"epv\":", location.verticalAccuracy, 3, into: &line)
     if let source = location.accuracySource {
       line.append(",\"accuracySource\":")
@@ -214,6 +219,11 @@ public enum LocationRenderer {
     if let station = location.differentialStation {
       line.append(",\"dgpsSta\":")
       line.append(integer: station)
+    }
+    if let locator = Maidenhead.packedSymbols(latitude: location.latitude, longitude: location.longitude) {
+      line.append(",\"maidenhead\":\"")
+      for shift in stride(from: 0, to: 64, by: 8) { line.append(UInt8(truncatingIfNeeded: locator >> shift)) }
+      line.append(UInt8(ascii: "\""))
     }
     number(",\"distance\":", odometer.distance, 3, into: &line)
     number(",\"pathLength\":", odometer.pathLength, 3, into: &line)

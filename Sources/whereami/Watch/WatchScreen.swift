@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import NMEA
 import TrackExport
@@ -212,6 +213,7 @@ enum WatchScreen {
       line("Latitude", location.map { WatchFormat.latitude($0.latitude, coordinates) } ?? unknown),
       line("Longitude", location.map { WatchFormat.longitude($0.longitude, coordinates) } ?? unknown),
       line("Accuracy", accuracy),
+      line("Axes", axesText(location, units)),
       line("Speed", derived(WatchFormat.speed(location?.speed, units), location?.speed)),
       line("Course", derived(WatchFormat.course(location?.course), location?.course)),
     ] + compass + [
@@ -226,7 +228,16 @@ enum WatchScreen {
       line("Ellipsoidal", ellipsoidal),
       line("Climb", WatchFormat.climb(location?.climb, units)),
       line("DOP", dopText(location?.dop)),
+      line(
+        "Grid square",
+        location.flatMap { Maidenhead.locator(latitude: $0.latitude, longitude: $0.longitude) } ?? unknown),
     ] + sensors
+  }
+
+  /// The 1-sigma errors east–west and north–south (gpsd's epx, epy): `E ±2.5 m  N ±3.1 m`.
+  private static func axesText(_ location: Location?, _ units: UnitSystem) -> String {
+    guard let axes = location?.axisAccuracies else { return WatchFormat.unknown }
+    return "E ±" + WatchFormat.length(axes.east, units) + "  N ±" + WatchFormat.length(axes.north, units)
   }
 
   /// `moving for 12 min`, `stopped for 3 min 5 s`, in the receiver's time.
