@@ -430,6 +430,11 @@ import Testing
     let manual = try runWhereAmI(["manual"]).output
     #expect(manual.hasPrefix(".TH WHEREAMI 1 "))
     #expect(manual.contains(".SH EXAMPLES\n"))
+    // Each example fits an 80-column page after man's indent of 14.
+    let manualLines = manual.split(separator: "\n")
+    for (index, line) in manualLines.enumerated() where index > 0 && manualLines[index - 1] == ".nf" {
+      #expect(line.replacing("\\-", with: "-").count <= 66, "\(line)")
+    }
     // Every variable of the README's table, in the manual page's ENVIRONMENT.
     let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let table = readme.components(separatedBy: "### Environment")[1].components(separatedBy: "\n\n")[1]

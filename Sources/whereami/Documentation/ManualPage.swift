@@ -45,10 +45,8 @@ enum ManualPage {
     ("Where am I, from the local gpsd (one answer, then exit):", "whereami"),
     ("The same, waiting up to a minute for a fix within 5 m, as JSON:", "whereami --accuracy 5 --timeout 60 --json"),
     ("Every fix of a USB receiver at 4800 baud:", "whereami print --baud 4800 /dev/ttyUSB0"),
-    (
-      "Record what a receiver says, and replay it later at ten times its pace:",
-      "whereami print --nmea /dev/ttyACM0 > drive.nmea; whereami replay --speed 10 drive.nmea"
-    ),
+    ("Record what a receiver says, as a log:", "whereami print --nmea /dev/ttyACM0 > drive.nmea"),
+    ("Replay it later at ten times its pace:", "whereami replay --speed 10 drive.nmea"),
     ("Watch the live position full screen:", "whereami watch"),
     ("What a log holds, and the trips in it:", "whereami summary drive.nmea; whereami trips drive.nmea"),
     ("A GPX track of a log:", "whereami export --format gpx drive.nmea -o drive.gpx"),
