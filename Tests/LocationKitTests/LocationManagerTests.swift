@@ -176,6 +176,49 @@ import Testing
     #expect(!manager.isUpdating)
   }
 
+  /// `--wait` for a receiver plugged in after the source starts: transient errors while
+  /// its device does not exist, then its fixes; without the option, not found at once.
+  @Test func aSerialReceiverNotPluggedInYetIsWaitedFor() throws {
+    let path = NSTemporaryDirectory() + "whereami-plugged-later-\(getpid())"
+    unlink(path)
+    defer { unlink(path) }
+    let absent = Recorder()
+    let once = LocationManager(source: NMEASource(.serial(path: path, baud: 9600)))
+    once.delegate = absent
+    once.startUpdatingLocation()
+    #expect(absent.waitForError(.sourceNotFound))
+    once.stopUpdatingLocation()
+
+    var options = NMEASource.Options()
+    options.waitsForDevice = true
+    options.initialBackoff = 0.05
+    options.maximumBackoff = 0.2
+    let manager = LocationManager(source: NMEASource(.serial(path: path, baud: 9600), options: options))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    defer { manager.stopUpdatingLocation() }
+    #expect(recorder.waitForError(.locationUnknown))
+    #expect(recorder.errors.first?.message.hasSuffix("waiting for it to be plugged in") == true, "\(recorder.errors)")
+    #expect(manager.isUpdating, "waiting is transient")
+    // Plugged in: the device appears (a pseudo-terminal behind the path) and talks.
+    let terminal = try PseudoTerminal()
+    #expect(symlink(terminal.devicePath, path) == 0)
+    // The receiver talks once a cycle until the source, retrying, has opened it and
+    // delivered three fixes (what it said before the source opened it may be flushed).
+    var second = 0
+    while recorder.locations.count < 3, second < 600 {
+      terminal.write(cycle(second))
+      second += 1
+      recorder.wait(timeout: 0.1) { events in
+        events.count { if case .update = $0 { true } else { false } } >= 3
+      }
+    }
+    #expect(recorder.locations.count >= 3, "\(recorder.errors)")
+    manager.stopUpdatingLocation()
+    _ = terminal
+  }
+
   @Test func serialReceiverOverAPseudoTerminal() throws {
     let terminal = try PseudoTerminal()
     let source = NMEASource(.serial(path: terminal.devicePath, baud: 115_200))

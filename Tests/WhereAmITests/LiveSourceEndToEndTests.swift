@@ -244,3 +244,36 @@ import Testing
     #expect(child.standardError.contains(#/receiving again after \d+ s/#), "\(child.standardError)")
   }
 }
+
+extension LiveSourceEndToEndTests {
+  /// `print --wait` on a receiver's path that does not exist yet waits for it, says so
+  /// once, and prints its fixes once it is plugged in (a device node appearing under
+  /// /dev/, as udev makes one; here a link to a pseudo-terminal, which needs root).
+  @Test func printWaitsForAReceiverPluggedInLater() throws {
+    let path = "/dev/whereami-plugged-later-\(getpid())"
+    unlink(path)
+    defer { unlink(path) }
+    let child = try ChildProcess(Paths.whereami, ["print", "--wait", path])
+    defer { child.terminate() }
+    #expect(waitUntil { child.standardError.contains("waiting for it to be plugged in") }, "\(child.standardError)")
+    #expect(!child.hasExited, "\(child.standardError)")
+    let terminal = try PseudoTerminal()
+    #expect(symlink(terminal.devicePath, path) == 0, "creating \(path) needs root")
+    // The receiver talks once a cycle until whereami, retrying with backoff (up to 8 s
+    // apart), has opened it and printed three fixes.
+    let cycles = try Self.cycles("walk.nmea", limit: 200)
+    for cycle in cycles where child.standardOutput.split(separator: "\n").count < 3 {
+      terminal.write(cycle)
+      _ = child.waitForOutputLines(3, timeout: 0.2)
+    }
+    #expect(child.standardOutput.split(separator: "\n").count >= 3, "\(child.standardError)")
+    child.signalGroup(SIGINT)
+    #expect(child.wait(timeout: 30) == 0)
+    #expect(
+      child.standardError.components(separatedBy: "waiting for it").count == 2, "said once: \(child.standardError)")
+    // Without --wait, not found at once.
+    unlink(path)
+    let absent = try runWhereAmI(["print", path])
+    #expect(absent.code == 66, "\(absent.error)")
+  }
+}

@@ -48,6 +48,12 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     public var initialBackoff = 0.25
     /// The longest delay between reconnection attempts, seconds.
     public var maximumBackoff = 8.0
+    /// For a serial receiver: a device that does not exist when the source starts is
+    /// waited for (``LocationError/Code/locationUnknown``, retried with backoff as one
+    /// unplugged later is) instead of ending the source with
+    /// ``LocationError/Code/sourceNotFound``: a receiver plugged in after the program
+    /// starts.
+    public var waitsForDevice = false
     /// Called on the reading thread for every rejected line (for `--verbose`).
     public var onRejection: (@Sendable (Rejection) -> Void)?
     /// Called on the reading thread with every accepted sentence as it came (checksum and
@@ -459,8 +465,12 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
                 + "run 'sudo usermod -aG dialout $USER', then log out and in again"))
         }
         if error.isNotFound {
-          let code: LocationError.Code = reconnecting ? .locationUnknown : .sourceNotFound
-          return .failure(LocationError(code, "cannot open \(path): \(error.reason)"))
+          // Unplugged, or not plugged in yet and waited for.
+          if reconnecting || options.waitsForDevice {
+            return .failure(
+              LocationError(.locationUnknown, "cannot open \(path): \(error.reason); waiting for it to be plugged in"))
+          }
+          return .failure(LocationError(.sourceNotFound, "cannot open \(path): \(error.reason)"))
         }
         return .failure(LocationError(.readError, "cannot open \(path): \(error.reason)", final: !reconnecting))
       }

@@ -30,7 +30,9 @@ final class SourceRun: @unchecked Sendable {
         help: "Report every rejected line on standard error (source, line and reason)."),
       OptionSpec(
         name: "wait", value: nil,
-        help: "Keep trying a gpsd or TCP source that does not answer (without it, exit code 69)."),
+        help:
+          "Keep trying a gpsd or TCP source that does not answer (without it, exit code 69), and wait for a serial "
+          + "receiver not plugged in yet (without it, 66)."),
     ] + DecodeOptions.specs
 
   /// The SOURCE, as parsed.
@@ -91,6 +93,7 @@ final class SourceRun: @unchecked Sendable {
     let decodes = if case .gpsd = address { false } else { true }
     options.nmea.decoder = try DecodeOptions.decoderOptions(arguments, command: command, decodes: decodes)
     options.nmea.replaySpeed = replaySpeed
+    options.nmea.waitsForDevice = waits
     let parallelism = try DecodeOptions.parallelism(arguments, command: command)
     options.nmea.jobs = parallelism.jobs
     options.nmea.chunkSize = parallelism.chunkSize

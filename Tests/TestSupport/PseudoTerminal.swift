@@ -6,16 +6,16 @@ import Foundation
 
 /// A pseudo-terminal pair: the test writes NMEA into the master side, the source reads
 /// the slave device path as if it were a serial receiver.
-final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: @unchecked Sendable {
   // @unchecked Sendable: `master` is immutable; writes are whole-buffer write(2) calls.
-  let master: Int32
-  let devicePath: String
+  public let master: Int32
+  public let devicePath: String
   private var slaveHold: Int32
 
   // TIOCSPTLCK and TIOCGPTN are function-like macros (_IOW/_IOR) that Swift does not
   // import: init uses their values on Linux (x86_64 and arm64 alike).
 
-  init() throws {
+  public init() throws {
     master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
     let lockRequest: UInt = 0x4004_5431
     let numberRequest: UInt = 0x8004_5430
@@ -34,7 +34,7 @@ final class PseudoTerminal: @unchecked Sendable {
     tcsetattr(slaveHold, TCSANOW, &settings)
   }
 
-  func write(_ text: String) {
+  public func write(_ text: String) {
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
