@@ -40,9 +40,11 @@ enum WatchCommand {
       course.
       On a terminal the view fills the screen: time, position, accuracy, altitudes, speed,
       course, climb, distance travelled (jitter-proof) and from the start, fix mode and
-      quality, DOPs, the age of the fix, the satellites per constellation, and the track
-      around the position in braille dots with the accuracy circle and a scale. Errors show
-      on the status line. Keys: q quits (as do Ctrl-C and SIGTERM), Ctrl-L redraws.
+      quality, DOPs, the accuracy east-west and north-south, the Maidenhead grid square,
+      the age of the fix, the satellites per constellation, and the track around the
+      position in braille dots with the accuracy circle and a scale. Errors show on the
+      status line. Keys: q quits (as do Ctrl-C and SIGTERM), Ctrl-L redraws, d or Tab
+      shows the next device when gpsd has several (the top line then says so).
       When standard output is not a terminal, or TERM is dumb or unset, one line per fix is
       written instead, as 'whereami print' does. NO_COLOR turns colours off.
       """)
