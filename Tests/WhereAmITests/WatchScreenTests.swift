@@ -128,10 +128,18 @@ import Testing
     model.update(heading)
     let screen = Self.render(model, 120, 40).joined(separator: "\n")
     #expect(screen.contains("Heading     99.9°T 95.2°M ±0.6°"), "\(screen)")
-    #expect(screen.contains("Compass     hdg 99.9° crs 93.8° Δ+6.1°"), "\(screen)")
+    #expect(screen.contains("Compass     99.9° crs 93.8° Δ+6.1°"), "\(screen)")
     // Across north the angle is the short way round, port negative.
-    #expect(WatchFormat.compass(355, course: 5) == "hdg 355.0° crs 5.0° Δ-10.0°")
-    #expect(WatchFormat.compass(10, course: nil) == "hdg 10.0° crs -")
+    #expect(WatchFormat.compass(355, course: 5) == "355.0° crs 5.0° Δ-10.0°")
+    #expect(WatchFormat.compass(10, course: nil) == "10.0° crs -")
+    // The widest values keep their Δ whole: the row is never cut.
+    heading.trueHeading = 359.9
+    var location = Self.location()
+    location.course = 180.0
+    model.add(location, at: Self.now, zone: nil)
+    model.update(heading)
+    let wide = Self.render(model, 200, 60).joined(separator: "\n")
+    #expect(wide.contains("Compass     359.9° crs 180.0° Δ+179.9°"), "\(wide)")
   }
 
   @Test func satelliteTableGroupsByConstellation() {

@@ -83,11 +83,13 @@ enum WatchFormat {
   }
 
   /// Heading and course side by side, with the angle from course to heading when both are
-  /// known (positive: the bow points to starboard of the track): `hdg 274.1° crs 268.0° Δ+6.1°`.
+  /// known (positive: the bow points to starboard of the track): `274.1° crs 268.0° Δ+6.1°`.
+  /// The row's label says it is the heading; the longest, `359.9° crs 359.9° Δ-179.9°`,
+  /// fits the panel's 28 columns of values.
   static func compass(_ heading: Double?, course: Double?) -> String {
     let headingText = heading.map { fixed($0, 1) + "°" } ?? unknown
     let courseText = course.map { fixed($0, 1) + "°" } ?? unknown
-    var text = "hdg \(headingText) crs \(courseText)"
+    var text = "\(headingText) crs \(courseText)"
     if let heading, let course {
       var delta = (heading - course).truncatingRemainder(dividingBy: 360)
       if delta > 180 { delta -= 360 }
