@@ -188,6 +188,25 @@ import Testing
     #expect(try runWhereAmI(["print", "--nmea", "gpsd://127.0.0.1:1"]).code == 64)
   }
 
+  /// A log whose fixes take their date from its `# Date:` comment (no RMC in its first
+  /// cycles, no ZDA) keeps it in the recording, so that the recording replays into the
+  /// same dated fixes; `--count` counts sentences, not the comment.
+  @Test func printNMEAKeepsTheLogsDateComment() throws {
+    let scratch = try ExportScratch()
+    let drive = Paths.fixture("drive-midnight.nmea")
+    let recorded = try runWhereAmI(["print", "--nmea", drive])
+    #expect(recorded.code == 0, "\(recorded.error)")
+    let lines = recorded.output.components(separatedBy: "\r\n").dropLast()
+    #expect(lines.first == "# Date: 2025-12-31", "\(lines.prefix(2))")
+    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("$") })
+    let log = try scratch.write("recorded-drive.nmea", recorded.output)
+    let again = try runWhereAmI(["print", "--json", log])
+    let original = try runWhereAmI(["print", "--json", drive])
+    #expect(again.output == original.output, "the recording gives the same fixes, dates included")
+    let counted = try runWhereAmI(["print", "--nmea", "--count", "3", drive])
+    #expect(counted.output.components(separatedBy: "\r\n").dropLast().count == 4, "\(counted.output)")
+  }
+
   /// From a UDP stream, as a user records a boat's network to a log.
   @Test func printNMEAFromALiveSource() throws {
     let port = freeLoopbackPort()

@@ -30,7 +30,8 @@ public enum DecoderEvent: Sendable {
   /// A heading or attitude report, as the sensor sent it (between fixes, at its own rate).
   case heading(HeadingReading)
   /// An accepted sentence as it came, checksum and line end included (when
-  /// ``NMEADecoder/Options/passesThrough``), for recording a source to a log.
+  /// ``NMEADecoder/Options/passesThrough``), for recording a source to a log; also a
+  /// `# Date:` comment, which dates the fixes of a log without RMC or ZDA dates.
   case accepted([UInt8], line: Int)
   /// Input was skipped.
   case rejected(Rejection)
@@ -56,7 +57,7 @@ public struct NMEADecoder {
     /// allocates nothing.
     public var detailsRejections = false
     /// Deliver every accepted sentence as it came (`.accepted` events), with its
-    /// checksum and a CRLF: `print --nmea`.
+    /// checksum and a CRLF, and `# Date:` comments: `print --nmea`.
     public var passesThrough = false
     /// The geoid model for receivers that give no geoid separation: EGM96 from Debian's
     /// `proj-data` when it is installed (``/Geodesy/GeoidGrid/installedEGM96``), `nil` for none.
@@ -202,11 +203,16 @@ public struct NMEADecoder {
           ))
         return
       }
-    case .comment(let text, _):
+    case .comment(let text, let line):
       statistics.comments += 1
-      if options.honoursDateComments && !sawDate, let date = Self.dateComment(text) {
+      let date = Self.dateComment(text)
+      if options.honoursDateComments && !sawDate, let date {
         assembler.seed(date: date)
         sawDate = true
+      }
+      // A recording of a dateless log keeps its date, so that replaying it gives the same fixes.
+      if options.passesThrough, date != nil {
+        handle(.accepted([UInt8(ascii: "#")] + Array(text) + [UInt8(ascii: "\r"), UInt8(ascii: "\n")], line: line))
       }
     case .rejected(let reason, let line, let detail):
       statistics.count(reason)
