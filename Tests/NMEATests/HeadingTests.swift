@@ -40,7 +40,7 @@ private func readings(_ lines: [String], options: NMEADecoder.Options = .init())
     #expect(empty.deviation == nil && empty.variation == 1.3 && empty.magneticHeading == 229.8)
     // The reading: true = magnetic + the sentence's own variation.
     let reading = try #require(readings(["$HCHDG,98.3,2.1,W,12.6,W"]).first)
-    #expect(abs(reading.trueHeading! - 83.6) < 1e-9 && reading.declinationSource == .receiver)
+    #expect(abs(reading.trueHeading! - 83.6) < 1e-9 && reading.declinationSource == .sentence)
     #expect(reading.declination == -12.6)
     let wrapped = try #require(readings(["$HCHDG,359.0,,,2.0,E"]).first)
     #expect(abs(wrapped.trueHeading! - 1.0) < 1e-9)

@@ -569,7 +569,7 @@ public struct FixAssembler {
   /// magnetic model's at the last position (at sea level: the height changes it by less
   /// than 0.01° per kilometre) on the reading's date.
   private func declination(_ variation: Double?, at time: Timestamp?) -> (Double, DeclinationSource)? {
-    if let variation { return (variation, .receiver) }
+    if let variation { return (variation, .sentence) }
     if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver) }
     if let lastVariation { return (lastVariation, .receiver) }
     // The position: the current cycle's, else the last fix's.

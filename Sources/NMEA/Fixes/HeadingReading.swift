@@ -50,13 +50,16 @@ public struct HeadingReading: Sendable, Equatable {
 
 /// Where the declination between a true and a magnetic heading came from.
 public enum DeclinationSource: Sendable, Equatable, CustomStringConvertible {
-  /// The receiver or the heading sentence gave the magnetic variation.
+  /// The heading sentence's own variation (HDG's fields 4 and 5: the compass's setting).
+  case sentence
+  /// The GNSS receiver's magnetic variation (RMC's).
   case receiver
   /// The World Magnetic Model 2025, at the last position and date.
   case wmm2025
 
   public var description: String {
     switch self {
+    case .sentence: "sentence"
     case .receiver: "receiver"
     case .wmm2025: "WMM2025"
     }
