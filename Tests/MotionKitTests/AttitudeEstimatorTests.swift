@@ -80,6 +80,23 @@ import Testing
     #expect(quiet.gravityError < 1e-9 && quiet.headingError! < 1e-6, "\(quiet)")
   }
 
+  /// The attitude says what made it: with a gyroscope and no magnetometer its yaw is the
+  /// gyroscope's integral, not the accelerometer's (which gives none).
+  @Test func theAttitudeSourceNamesTheGyroscopeWhenItTurnsTheYaw() {
+    let down = MotionVector(x: 0, y: 0, z: -1)
+    var withGyro = AttitudeEstimator()
+    var alone = AttitudeEstimator()
+    var sources: (gyro: AttitudeSource?, alone: AttitudeSource?) = (nil, nil)
+    for step in 0..<50 {
+      let t = Double(step) * 0.01
+      _ = withGyro.add(SensorReading(time: t, sensor: .gyroscope, vector: MotionVector(x: 0, y: 0, z: 0.5)))
+      sources.gyro = withGyro.add(SensorReading(time: t, sensor: .accelerometer, vector: down))?.attitudeSource
+      sources.alone = alone.add(SensorReading(time: t, sensor: .accelerometer, vector: down))?.attitudeSource
+    }
+    #expect(sources.gyro == .accelerometerAndGyroscope)
+    #expect(sources.alone == .accelerometer)
+  }
+
   @Test func aQuaternionSensorIsUsedAsItComes() {
     var estimator = AttitudeEstimator()
     let attitude = MotionAttitude(heading: 123, pitch: 4, roll: -7, referenceFrame: .magneticNorth).quaternion

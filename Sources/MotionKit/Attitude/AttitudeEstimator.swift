@@ -109,7 +109,7 @@ public struct AttitudeEstimator: Sendable {
       frame = field != nil || frame == .magneticNorth && field != nil ? .magneticNorth : frame
       return motion(
         time, gravity: down, user: acceleration - down,
-        source: field != nil ? .accelerometerAndMagnetometer : .accelerometer)
+        source: field != nil ? .accelerometerAndMagnetometer : .accelerometerAndGyroscope)
     }
     // Low-pass gravity; the attitude is what puts it down.
     let smoothed =

@@ -31,7 +31,11 @@ public enum AttitudeSource: String, Sendable, Equatable {
   /// Gravity and the magnetic field (tilt-compensated compass), smoothed by the gyroscope
   /// when there is one.
   case accelerometerAndMagnetometer = "accelerometer+magnetometer"
-  /// Gravity alone, yaw from the gyroscope (or fixed without one): an arbitrary north.
+  /// The gyroscope's rotation integrated, kept level by gravity: yaw from the gyroscope,
+  /// from an arbitrary north.
+  case accelerometerAndGyroscope = "accelerometer+gyroscope"
+  /// Gravity alone, without a gyroscope: roll and pitch, and a yaw that stays where it
+  /// was (an arbitrary north).
   case accelerometer = "accelerometer"
   /// Roll, pitch and heading a receiver reported (gpsd ATT).
   case reported = "reported"
