@@ -354,4 +354,16 @@ import Testing
     #expect(screen.contains("Attitude    roll "))
     try tmux.send(["q"])
   }
+
+  /// A still device's heading is a line per interval like every other kind, so that
+  /// `--count` ends (it waited for a change of a degree that never came).
+  @Test func aStillDevicesHeadingsAreCountedLines() throws {
+    let result = try runWhereAmI([
+      "motion", "iio:" + MotionCommandTests.laptop, "--count", "3", "--sensors", "heading", "--interval", "0.02",
+    ])
+    #expect(result.code == 0, "\(result.error)")
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == 3 && lines.allSatisfy { $0.contains(" heading ") }, "\(result.output)")
+  }
+
 }

@@ -153,6 +153,10 @@ enum MotionCommand {
     session.manager.magnetometerUpdateInterval = interval
     session.manager.deviceMotionUpdateInterval = interval
     session.manager.declinationPosition = position
+    // A heading line per interval, as for every other kind ("at most one line of each kind
+    // per interval"): a still device's heading, filtered to changes of a degree, gave one
+    // line and then none, and `--count 5 --sensors heading` never ended.
+    session.manager.headingFilter = HeadingFilter.none
     session.manager.shakeOptions = shakeOptions
     // The recording is completed once the manager has stopped, while signals still come to
     // the session (which ignores them by then), so that none can end it half done.
