@@ -19,7 +19,13 @@ import Testing
     let collector = Collector()
     source.start(sensors: Self.everything, interval: 0.02, collector.sink)
     collector.wait { Set($0.readings.map(\.sensor)).count == 4 }
+    // Asked for 50 Hz: raised from 10 to the listed 50, and written as is where no list is.
+    #expect(try tree.read("iio:device0/sampling_frequency") == "50")
+    #expect(try tree.read("iio:device1/sampling_frequency") == "50")
     source.stop()
+    // Put back once the source stops.
+    #expect(try tree.read("iio:device0/sampling_frequency") == "10")
+    #expect(try tree.read("iio:device1/sampling_frequency") == "10")
     let readings = collector.readings
     // in_accel_{x,y,z}_raw 174, 0, -985 × 0.0098066 m/s² ÷ 9.80665, then the mount matrix
     // "0, 1, 0; -1, 0, 0; 0, 0, 1": device = (chip y, -chip x, chip z).
@@ -42,9 +48,20 @@ import Testing
     let norm = squares.squareRoot()
     #expect(abs(attitude.x - 805 / norm) < 1e-12 && abs(attitude.w - 9204 / norm) < 1e-12)
     #expect(collector.errors.isEmpty, "\(collector.errors)")
-    // Asked for 50 Hz: raised from 10 to the listed 50, and written as is where no list is.
+  }
+
+  @Test func aRateAnotherProgramSetMeanwhileIsLeftAsItIs() throws {
+    let tree = try SysfsTree(copying: Self.laptop)
+    defer { tree.remove() }
+    try tree.write("iio:device0/sampling_frequency", "10")
+    let source = IIOSource(root: tree.root)
+    let collector = Collector()
+    source.start(sensors: [.accelerometer], interval: 0.02, collector.sink)
+    collector.wait { !$0.readings.isEmpty }
     #expect(try tree.read("iio:device0/sampling_frequency") == "50")
-    #expect(try tree.read("iio:device1/sampling_frequency") == "50")
+    try tree.write("iio:device0/sampling_frequency", "100")
+    source.stop()
+    #expect(try tree.read("iio:device0/sampling_frequency") == "100")
   }
 
   @Test func aSamplingFrequencyIsNeverLowered() throws {

@@ -11,7 +11,8 @@ import LocationKit
 /// requested one every interval: sysfs holds the latest sample, so a read is a fresh
 /// value. When a sensor's `sampling_frequency` is below the requested rate and the file is
 /// writable, the rate is raised to the nearest one the device lists as available (it is
-/// never lowered: other programs may be reading the same sensor).
+/// never lowered: other programs may be reading the same sensor), and put back when the
+/// source stops, unless something else has changed it since.
 ///
 /// Errors: ``MotionError/Code/sourceNotFound`` for a missing root;
 /// ``MotionError/Code/denied`` (final) when a sensor file may not be read;
@@ -128,7 +129,12 @@ public final class IIOSource: MotionSource, @unchecked Sendable {
           MotionError(.sensorUnavailable, "\(name): none of the sensors asked for (\(asked)) exists", final: true)),
         sink)
     }
-    for sensor in chosen.values { Self.raiseSamplingFrequency(sensor, to: 1 / interval) }
+    // The rates raised, put back however the reading ends.
+    var raised: [RaisedFrequency] = []
+    defer { for change in raised { change.restore() } }
+    for sensor in chosen.values {
+      if let change = Self.raiseSamplingFrequency(sensor, to: 1 / interval) { raised.append(change) }
+    }
 
     // Per kind: the failure last reported (reported once until a reading succeeds), and
     // whether its device is gone (looked for again each second).
@@ -182,7 +188,7 @@ public final class IIOSource: MotionSource, @unchecked Sendable {
           chosen[kind] = sensor
           gone.remove(kind)
           reported[kind] = nil
-          Self.raiseSamplingFrequency(sensor, to: 1 / interval)
+          if let change = Self.raiseSamplingFrequency(sensor, to: 1 / interval) { raised.append(change) }
         }
       }
       next += interval
@@ -191,16 +197,31 @@ public final class IIOSource: MotionSource, @unchecked Sendable {
     }
   }
 
+  /// A sampling frequency this source raised: what to put back.
+  struct RaisedFrequency {
+    var file: String
+    var original: String
+    var written: String
+
+    /// Writes the original rate back, unless the file no longer holds what was written
+    /// (another program set its own rate meanwhile: that one stays).
+    func restore() {
+      guard let now = try? SysfsAttribute.read(file), Double(now) == Double(written) else { return }
+      try? SysfsAttribute.write(file, original)
+    }
+  }
+
   /// Raises the sensor's sampling frequency to `rate` (or the nearest available above it)
-  /// when it is lower and its file is writable.
-  static func raiseSamplingFrequency(_ sensor: IIOSensor, to rate: Double) {
+  /// when it is lower and its file is writable; what it changed, to put back.
+  static func raiseSamplingFrequency(_ sensor: IIOSensor, to rate: Double) -> RaisedFrequency? {
     guard let file = sensor.samplingFrequencyFile, SysfsAttribute.isWritable(file),
-      let current = (try? SysfsAttribute.read(file)).flatMap(Double.init), current < rate
-    else { return }
+      let original = try? SysfsAttribute.read(file), let current = Double(original), current < rate
+    else { return nil }
     let available = sensor.availableFrequencies.sorted()
     let target = available.first { $0 >= rate } ?? available.last ?? rate
-    guard target > current else { return }
+    guard target > current else { return nil }
     let text = target == target.rounded() ? String(Int(target)) : String(target)
-    try? SysfsAttribute.write(file, text)
+    guard (try? SysfsAttribute.write(file, text)) != nil else { return nil }
+    return RaisedFrequency(file: file, original: original, written: text)
   }
 }
