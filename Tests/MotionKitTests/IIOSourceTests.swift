@@ -163,8 +163,22 @@ import Testing
     #expect(!discovery.sensors.contains { $0.kind == .accelerometer })
     #expect(
       discovery.problems == [
-        "iio:device0: the mount matrix '1, 0, 0; 0, 1' is not a rotation (3 rows of 3 numbers); its accelerometer is not used"
+        "iio:device0: the mount matrix '1, 0, 0; 0, 1' is not a rotation or a mirror (3 rows of 3 numbers); its accelerometer is not used"
       ])
+    // One that scales an axis would make 1 g read 2 g: refused too.
+    try tree.write("iio:device0/in_accel_mount_matrix", "2, 0, 0; 0, 1, 0; 0, 0, 1")
+    #expect(!IIOSource.discover(root: tree.root).sensors.contains { $0.kind == .accelerometer })
+    // A mirror, as systemd's hwdb gives for a chip whose z reads +1 g face up: used, z negated.
+    try tree.write("iio:device0/in_accel_mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, -1")
+    let mirrored = IIOSource.discover(root: tree.root)
+    #expect(mirrored.problems.isEmpty, "\(mirrored.problems)")
+    let accel = try #require(mirrored.best(.accelerometer))
+    #expect(accel.mountMatrix.determinant == -1)
+    // A quaternion sensor's must rotate: a mirror is refused.
+    try tree.write("iio:device3/in_rot_mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, -1")
+    let quaternion = IIOSource.discover(root: tree.root)
+    #expect(!quaternion.sensors.contains { $0.kind == .attitude })
+    #expect(quaternion.problems.contains { $0.contains("is not a rotation (3 rows") }, "\(quaternion.problems)")
   }
 
   @Test func theDisplaysSensorIsPreferredOnAConvertible() throws {

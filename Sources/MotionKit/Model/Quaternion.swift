@@ -172,6 +172,13 @@ public struct RotationMatrix: Sendable, Equatable, Hashable {
 
   /// Whether the matrix is a rotation within `tolerance`: orthonormal rows, determinant +1.
   public func isRotation(tolerance: Double = 1e-3) -> Bool {
+    isOrthonormal(tolerance: tolerance) && abs(determinant - 1) <= tolerance
+  }
+
+  /// Whether the rows are unit vectors at right angles to each other (within
+  /// `tolerance`): a rotation, or a rotation with a mirror (determinant −1); lengths and
+  /// angles are kept either way.
+  public func isOrthonormal(tolerance: Double = 1e-3) -> Bool {
     let rows = [
       MotionVector(x: m11, y: m12, z: m13), MotionVector(x: m21, y: m22, z: m23), MotionVector(x: m31, y: m32, z: m33),
     ]
@@ -179,6 +186,12 @@ public struct RotationMatrix: Sendable, Equatable, Hashable {
       guard abs(rows[i].magnitude - 1) <= tolerance else { return false }
       for j in (i + 1)..<3 where abs(rows[i].dot(rows[j])) > tolerance { return false }
     }
-    return abs(rows[0].cross(rows[1]).dot(rows[2]) - 1) <= tolerance
+    return true
+  }
+
+  /// The determinant: +1 for a rotation, −1 for a mirror.
+  public var determinant: Double {
+    MotionVector(x: m11, y: m12, z: m13).cross(MotionVector(x: m21, y: m22, z: m23))
+      .dot(MotionVector(x: m31, y: m32, z: m33))
   }
 }

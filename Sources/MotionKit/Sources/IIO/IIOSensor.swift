@@ -161,9 +161,15 @@ extension IIOSensor {
       ].lazy.compactMap { $0.isEmpty ? nil : value($0) }.first
       var matrix = RotationMatrix.identity
       if let matrixText {
-        guard let parsed = parseMountMatrix(matrixText), kind != .attitude || parsed.isRotation(tolerance: 0.01) else {
+        // A vector sensor's may also mirror an axis (systemd's hwdb corrects a chip's
+        // left-handed or upside-down axes so), never scale or shear one: a quaternion
+        // sensor's must rotate.
+        guard let parsed = parseMountMatrix(matrixText),
+          kind == .attitude ? parsed.isRotation(tolerance: 0.01) : parsed.isOrthonormal(tolerance: 0.01)
+        else {
+          let what = kind == .attitude ? "a rotation" : "a rotation or a mirror"
           problems.append(
-            "\(device): the mount matrix '\(matrixText)' is not a rotation (3 rows of 3 numbers); its \(kind.rawValue) is not used"
+            "\(device): the mount matrix '\(matrixText)' is not \(what) (3 rows of 3 numbers); its \(kind.rawValue) is not used"
           )
           continue
         }
