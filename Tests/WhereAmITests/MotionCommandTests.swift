@@ -66,21 +66,28 @@ import Testing
     }
     try Data(text.utf8).write(to: URL(fileURLWithPath: description))
     defer { unlink(description) }
+    // The rate while motion runs (once its first line is out), and after it has ended.
+    let output = description + ".out"
+    defer { unlink(output) }
     let script = """
-      ls /sys/bus/iio/devices >&2 && \(shellQuoted(Paths.whereami)) motion --json --count 8 --interval 0.02 && \
-      cat /sys/bus/iio/devices/iio:device0/sampling_frequency
+      ls /sys/bus/iio/devices >&2 && \
+      { \(shellQuoted(Paths.whereami)) motion --json --count 8 --interval 0.02 > \(output) & } && \
+      until [ -s \(output) ]; do sleep 0.01; done && \
+      cat /sys/bus/iio/devices/iio:device0/sampling_frequency > \(output).rate && wait && \
+      cat \(output) \(output).rate /sys/bus/iio/devices/iio:device0/sampling_frequency; rm -f \(output).rate
       """
     let child = try ChildProcess("/usr/bin/umockdev-run", ["-d", description, "--", "/bin/sh", "-c", script])
     #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
     let lines = child.standardOutput.split(separator: "\n").map(String.init)
     #expect(child.standardError.contains("iio:device3"), "\(child.standardError)")
-    #expect(lines.count == 9, "\(child.standardOutput)")
-    let objects = try Self.objects(lines.dropLast().joined(separator: "\n"))
+    #expect(lines.count == 10, "\(child.standardOutput)")
+    let objects = try Self.objects(lines.dropLast(2).joined(separator: "\n"))
     let acc = try #require(objects.first { $0["class"] as? String == "ACC" })
     #expect(abs((acc["acc_z"] as? Double ?? 0) - -0.98499) < 1e-5)
     #expect(objects.contains { abs(($0["mheading"] as? Double ?? 0) - 45) < 0.05 })
-    // 0.02 s asked for: the sensor was raised from 10 Hz to 50 Hz through the real path.
-    #expect(lines.last == "50")
+    // 0.02 s asked for: the sensor was raised from 10 Hz to 50 Hz through the real path
+    // while motion ran, and put back when it ended.
+    #expect(lines.suffix(2) == ["50", "10"], "\(lines.suffix(2))")
   }
 
   @Test func anUnreadableSensorIsDenied() throws {
