@@ -224,3 +224,75 @@ import Testing
     #expect(child.standardOutput == cycles.joined())
   }
 }
+
+/// `print --nmea --json` (each accepted sentence's decoded fields, as pynmea2's users read
+/// them) and `--sentences` (gpspipe -r | grep GGA).
+@Suite struct DecodedSentencesTests {
+  static func objects(_ output: String) throws -> [[String: Any]] {
+    try output.split(separator: "\n").map {
+      guard let object = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] else {
+        throw CocoaError(.coderReadCorrupt)
+      }
+      return object
+    }
+  }
+
+  @Test func everyAcceptedSentenceIsAnObjectOfItsFields() throws {
+    let corrupted = Paths.fixture("corrupted.nmea")
+    let result = try runWhereAmI(["print", "--nmea", "--json", corrupted])
+    #expect(result.code == 0 && result.error.isEmpty, "\(result.error)")
+    let objects = try Self.objects(result.output)
+    // The same sentences as the raw recording, in order, and as many as summary counts.
+    let raw = try runWhereAmI(["print", "--nmea", corrupted]).output.components(separatedBy: "\r\n").dropLast()
+    #expect(objects.map { $0["sentence"] as? String } == raw.map { Optional($0) })
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(try runWhereAmI(["summary", "--json", corrupted]).output.utf8))
+        as? [String: Any])
+    #expect(objects.count == summary["sentences"] as? Int)
+    let types = Dictionary(grouping: objects.compactMap { $0["type"] as? String }, by: { $0 }).mapValues(\.count)
+    for (type, count) in try #require(summary["sentenceTypes"] as? [String: Int]) {
+      #expect(types[type] == count, "\(type)")
+    }
+    // A GGA's fields by the names its type gives them, with the values the fix has.
+    let gga = try #require(objects.first { $0["type"] as? String == "GGA" })
+    let fix = try #require(try Self.objects(try runWhereAmI(["print", "--json", corrupted]).output).first)
+    #expect(gga["talker"] as? String == "GP" && gga["quality"] != nil && gga["satellitesUsed"] is Int, "\(gga)")
+    #expect(abs((gga["latitude"] as? Double ?? 0) - (fix["lat"] as? Double ?? 1)) < 1e-8, "\(gga) \(fix)")
+    // GSV's satellites and GSA's used satellites are lists.
+    let gsv = try #require(objects.first { $0["type"] as? String == "GSV" })
+    #expect((gsv["satellites"] as? [[String: Any]])?.first?["id"] is Int, "\(gsv)")
+    let gsa = try #require(objects.first { $0["type"] as? String == "GSA" })
+    #expect(!(gsa["usedSatellites"] as? [Int] ?? []).isEmpty, "\(gsa)")
+  }
+
+  /// The renderer writes valid JSON for every sentence of 118 real receivers' logs.
+  @Test func theCorpusDecodesIntoValidObjects() throws {
+    let scratch = try ExportScratch()
+    var all = Data()
+    for log in TestPaths.corpusLogs { all.append(try Data(contentsOf: log)) }
+    let path = scratch.path("corpus.nmea")
+    try all.write(to: URL(fileURLWithPath: path))
+    let result = try runWhereAmI(["print", "--nmea", "--json", "--date", "2020-01-01", path], timeout: 300)
+    #expect(result.code == 0, "\(result.error.prefix(500))")
+    let objects = try Self.objects(result.output)
+    let summary = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(try runWhereAmI(["summary", "--json", "--date", "2020-01-01", path]).output.utf8)) as? [String: Any])
+    #expect(objects.count == summary["sentences"] as? Int)
+    #expect(Set(objects.compactMap { $0["type"] as? String }).count >= 20)
+  }
+
+  @Test func sentencesFilterByType() throws {
+    let walk = Paths.fixture("walk.nmea")
+    let lines = try runWhereAmI(["print", "--nmea", "--sentences", "gga, RMC", walk]).output
+      .components(separatedBy: "\r\n").dropLast()
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("$GPGGA,") || $0.hasPrefix("$GPRMC,") })
+    #expect(lines.count == 2 * 1160)
+    let json = try Self.objects(try runWhereAmI(["print", "--nmea", "--json", "--sentences", "GSA", walk]).output)
+    #expect(json.count == 1160 && json.allSatisfy { $0["type"] as? String == "GSA" })
+    for bad in [["--nmea", "--sentences", ""], ["--nmea", "--sentences", "GG-A"], ["--sentences", "GGA"]] {
+      let result = try runWhereAmI(["print"] + bad + [walk])
+      #expect(result.code == 64 && result.error.contains("--sentences"), "\(bad): \(result.error)")
+    }
+  }
+}

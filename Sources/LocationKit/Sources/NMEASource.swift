@@ -59,6 +59,10 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     /// Called on the reading thread with every accepted sentence as it came (checksum and
     /// CRLF included), when the decoder ``/NMEA/NMEADecoder/Options/passesThrough``.
     public var onSentence: (@Sendable ([UInt8]) -> Void)?
+    /// Called on the reading thread with every accepted sentence decoded, and its line as
+    /// ``onSentence`` gets it, when the decoder also
+    /// ``/NMEA/NMEADecoder/Options/reportsSentences`` (`print --nmea --json`).
+    public var onDecodedSentence: (@Sendable (Sentence, [UInt8]) -> Void)?
 
     /// For log files read as fast as possible: how many threads decode a file of at least
     /// ``ParallelLogDecoder/smallestSplitFile`` bytes (see ``ParallelLogDecoder``; the
@@ -157,6 +161,8 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
     // For UDP: the sender whose datagrams are being decoded, named as the fixes' device.
     var device: String?
     var senders = DatagramSenders()
+    // A decoded sentence, until its accepted line comes (right after it).
+    var decoded: Sentence?
 
     let handle: (consuming DecoderEvent) -> Void = { [self] event in
       switch consume event {
@@ -191,9 +197,13 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         heading.device = device
         emit(.heading(heading), sink)
       case .accepted(let bytes, _):
-        if reader.isRunning { options.onSentence?(bytes) }
-      case .sentence:
-        break
+        if reader.isRunning {
+          options.onSentence?(bytes)
+          if let sentence = decoded { options.onDecodedSentence?(sentence, bytes) }
+        }
+        decoded = nil
+      case .sentence(let sentence, _):
+        if options.onDecodedSentence != nil { decoded = sentence }
       }
     }
 

@@ -28,6 +28,10 @@ enum PrintCommand {
         name: "all", value: nil,
         help: "With --nmea: also report every rejected line, with its reason, on standard error."),
       OptionSpec(
+        name: "sentences", value: "TYPES",
+        help: "With --nmea: only these types, comma-separated (GGA,RMC; PUBX for proprietary ones), like "
+          + "gpspipe -r | grep. With --json too, each as an object of its decoded fields."),
+      OptionSpec(
         name: "count", value: "N",
         help: "End after N fixes printed (with --nmea: N sentences), like gpspipe -n; heading lines do not count."),
       IntervalFilter.spec,
@@ -55,6 +59,21 @@ enum PrintCommand {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     try follow(arguments, command: spec.name, replaySpeed: nil)
+  }
+
+  /// `--sentences`' types (`GGA,RMC`, `PUBX`), upper-cased; `nil` without the option.
+  private static func sentenceTypes(_ arguments: ParsedArguments, command: String) throws(CommandError) -> Set<String>?
+  {
+    guard let text = arguments.value("sentences") else { return nil }
+    let types = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      $0.filter { $0 != " " }.uppercased()
+    }
+    guard !types.isEmpty, types.allSatisfy({ type in !type.isEmpty && type.allSatisfy { $0.isLetter || $0.isNumber } })
+    else {
+      throw CommandError(
+        message: "\(command): --sentences '\(text)' is not a list of sentence types such as GGA,RMC", code: .usage)
+    }
+    return Set(types)
   }
 
   /// `--count`'s value: a number of lines above 0.
@@ -102,27 +121,46 @@ enum PrintCommand {
     // fixes; a reader that went away, or the count reached, ends the run from the
     // callback queue.
     let run = Locked<SourceRun?>(nil)
-    var passThrough: (@Sendable ([UInt8]) -> Void)?
-    if nmea {
-      passThrough = { bytes in
-        if let count, printed.withLock({ $0 >= count }) { return }
-        let open = output.write { line in bytes.withUnsafeBufferPointer { line.append($0) } }
-        // A `# Date:` comment goes into the recording, and is no sentence to count.
-        var reached = false
-        if let count, bytes.first != UInt8(ascii: "#") {
-          reached = printed.withLock { printed in
-            printed += 1
-            return printed >= count
-          }
-        }
-        if !open || reached, let source = run.withLock({ $0 }) {
-          source.queue.async { source.finish() }
+    let wanted = try Self.sentenceTypes(arguments, command: command)
+    if wanted != nil && !nmea {
+      throw CommandError(message: "\(command): --sentences goes with --nmea", code: .usage)
+    }
+    let sentencesAsJSON = nmea && arguments.has("json")
+    // One line, raw or decoded, when its type is wanted (a `# Date:` comment always is).
+    let pass: @Sendable ([UInt8], Sentence?) -> Void = { bytes, sentence in
+      if let wanted, bytes.first != UInt8(ascii: "#"), !wanted.contains(SentenceRenderer.type(ofLine: bytes)) {
+        return
+      }
+      if let count, printed.withLock({ $0 >= count }) { return }
+      let open = output.write { line in
+        if sentencesAsJSON, let sentence {
+          SentenceRenderer.json(sentence, line: bytes, into: &line)
+        } else {
+          bytes.withUnsafeBufferPointer { line.append($0) }
         }
       }
+      // A `# Date:` comment goes into the recording, and is no sentence to count.
+      var reached = false
+      if let count, bytes.first != UInt8(ascii: "#") {
+        reached = printed.withLock { printed in
+          printed += 1
+          return printed >= count
+        }
+      }
+      if !open || reached, let source = run.withLock({ $0 }) {
+        source.queue.async { source.finish() }
+      }
+    }
+    var passThrough: (@Sendable ([UInt8]) -> Void)?
+    var decoded: (@Sendable (Sentence, [UInt8]) -> Void)?
+    if sentencesAsJSON {
+      decoded = { sentence, bytes in pass(bytes, sentence) }
+    } else if nmea {
+      passThrough = { bytes in pass(bytes, nil) }
     }
     let source = try SourceRun(
       arguments, address: address, command: command, replaySpeed: replaySpeed, label: "whereami.print",
-      passThrough: passThrough)
+      passThrough: passThrough, decoded: decoded)
     run.withLock { $0 = source }
     let json = arguments.has("json")
     let headingLines = arguments.has("heading")

@@ -84,7 +84,8 @@ final class SourceRun: @unchecked Sendable {
   /// (`print --nmea`); NMEA sources only.
   init(
     _ arguments: ParsedArguments, address: SourceAddress, command: String, replaySpeed: Double? = nil,
-    label: String, passThrough: (@Sendable ([UInt8]) -> Void)? = nil
+    label: String, passThrough: (@Sendable ([UInt8]) -> Void)? = nil,
+    decoded: (@Sendable (Sentence, [UInt8]) -> Void)? = nil
   ) throws(CommandError) {
     self.address = address
     queue = DispatchQueue(label: label)
@@ -103,15 +104,19 @@ final class SourceRun: @unchecked Sendable {
       }
       options.baud = rate
     }
-    if let passThrough {
+    if passThrough != nil || decoded != nil {
       if case .gpsd = address {
         throw CommandError(
           message: "\(command): --nmea reads NMEA sources; for gpsd's sentences use 'gpspipe -r'", code: .usage)
       }
       options.nmea.decoder.passesThrough = true
       options.nmea.onSentence = passThrough
+      if let decoded {
+        options.nmea.decoder.reportsSentences = true
+        options.nmea.onDecodedSentence = decoded
+      }
     }
-    if arguments.has("verbose") || (passThrough != nil && arguments.has("all")) {
+    if arguments.has("verbose") || ((passThrough != nil || decoded != nil) && arguments.has("all")) {
       options.nmea.decoder.detailsRejections = true
       let name = address.description
       options.nmea.onRejection = { rejection in
