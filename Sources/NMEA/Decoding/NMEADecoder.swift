@@ -49,6 +49,9 @@ public struct NMEADecoder {
     public var requiresChecksum = false
     /// The date of the first cycle for logs that carry none before their first RMC/ZDA.
     public var date: CalendarDate?
+    /// GPS week-number rollovers (1,024 weeks each) to add to the receiver's dates (see
+    /// ``FixAssembler/weekRollovers``).
+    public var weekRollovers = 0
     /// Deliver `.sentence` events (off by default: most callers want fixes only).
     public var reportsSentences = false
     /// Take `# Date: YYYY-MM-DD` comment lines (gpsd's log headers) as a date seed.
@@ -95,6 +98,7 @@ public struct NMEADecoder {
     framer.detailsRejections = options.detailsRejections
     assembler = FixAssembler(date: options.date, geoid: options.geoid)
     assembler.tracksSatellites = options.tracksSatellites
+    assembler.weekRollovers = options.weekRollovers
     sawDate = options.date != nil
   }
 

@@ -129,6 +129,21 @@ public struct FixAssembler {
   /// Whether fixes carry the satellites in view (``Fix/satellites``); without, GSV and
   /// GSA's satellite lists are read but not kept.
   public var tracksSatellites = true
+  /// GPS week-number rollovers to add to the receiver's RMC and ZDA dates, 1,024 weeks
+  /// each: a receiver whose firmware predates a rollover (the last in April 2019) counts
+  /// its weeks from the previous one, and dates its fixes 19.6 years early. 0 by default.
+  public var weekRollovers = 0 {
+    didSet { rolloverDays = weekRollovers * Self.daysPerRollover }
+  }
+  /// The days of one rollover: 1,024 weeks.
+  public static let daysPerRollover = 1024 * 7
+  private var rolloverDays = 0
+
+  /// A receiver's date, with the rollovers added.
+  @inline(__always)
+  private func corrected(_ date: CalendarDate) -> CalendarDate {
+    rolloverDays == 0 ? date : CalendarDate(daysSinceEpoch: date.daysSinceEpoch + rolloverDays)
+  }
   /// The fix of a cycle completed by a decoded sentence, until taken.
   private var completedFix: Fix?
 
@@ -272,7 +287,7 @@ public struct FixAssembler {
   mutating func apply(_ rmc: RMC) -> Bool {
     guard let time = rmc.time else { return false }
     let done = begin(time)
-    if let date = rmc.date { cycle.date = date }
+    if let date = rmc.date { cycle.date = corrected(date) }
     let valid = rmc.isValid == true && (rmc.mode?.isValid ?? true)
     if valid {
       setPosition(rmc.latitude, rmc.longitude, decimals: rmc.coordinateDecimals)
@@ -365,7 +380,7 @@ public struct FixAssembler {
   }
 
   mutating func apply(_ zda: ZDA) -> Bool {
-    if let date = zda.date, let time = zda.time {
+    if let date = zda.date.map(corrected), let time = zda.time {
       if hasCycle && cycle.time == time {
         cycle.date = date
       } else {

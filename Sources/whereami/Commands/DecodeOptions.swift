@@ -16,6 +16,11 @@ enum DecodeOptions {
       name: "date", value: "YYYY-MM-DD",
       help: "Date of the first fix, for logs with no RMC/ZDA date (a '# Date:' comment in the log is used otherwise)."),
     OptionSpec(
+      name: "week-rollover", value: "N",
+      help:
+        "Add N × 1,024 weeks to the receiver's dates: one whose GPS week number rolled over dates its fixes "
+        + "19.6 years early (whereami says so when it sees it)."),
+    OptionSpec(
       name: "jobs", value: "N",
       help:
         "Decode a log file of 8 MB or more on N threads (default: the processors this process may use). "
@@ -66,6 +71,12 @@ enum DecodeOptions {
       options.date = date
     }
     options.geoid = decodes ? geoid(command: command) : nil
+    if let text = arguments.value("week-rollover") {
+      guard let value = Int(text), (0...4).contains(value) else {
+        throw CommandError(message: "\(command): --week-rollover '\(text)' is not a number from 0 to 4", code: .usage)
+      }
+      options.weekRollovers = value
+    }
     return options
   }
 

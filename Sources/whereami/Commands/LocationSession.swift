@@ -49,6 +49,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var silentDevices: [String: Double] = [:]
   /// Whether the first position without a time has been explained.
   private var saidUntimed = false
+  /// Whether the first dated fix has been checked for a week-number rollover.
+  private var checkedRollover = false
 
   /// A session over `source`, whose manager it becomes the delegate of.
   init(
@@ -146,6 +148,14 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       currentDevice = device
     }
     currentFixes += 1
+    if !checkedRollover, let time = location.timestamp {
+      checkedRollover = true
+      if let reference = WeekRolloverNotice.reference(for: source.address),
+        let message = WeekRolloverNotice.message(time, source: sourceName, reference: reference)
+      {
+        printError(message)
+      }
+    }
     if !location.hasTime, !saidUntimed {
       saidUntimed = true
       printError(

@@ -1,3 +1,4 @@
+import LocationKit
 import NMEA
 import TrackExport
 
@@ -36,6 +37,13 @@ enum SummaryCommand {
         if case .fix(let fix) = consume event { summary.add(fix) }
       }
       output.write(json ? summary.json(name: input.name) : summary.text(name: input.name))
+      if let first = summary.first, let address = try? SourceAddress(path),
+        let reference = WeekRolloverNotice.reference(for: address),
+        let message = WeekRolloverNotice.message(first, source: input.name, reference: reference)
+      {
+        output.flush()
+        printError(message)
+      }
       total.merge(summary)
     }
     if arguments.positionals.count > 1 {
