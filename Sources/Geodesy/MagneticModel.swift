@@ -168,4 +168,38 @@ public struct MagneticModel: Sendable {
 
   /// Whether `year` lies within the years the model is made for.
   public func isValid(year: Double) -> Bool { year >= epoch && year <= validUntil }
+
+  /// How far a declination from the model can be trusted, as the WMM's report states it.
+  public enum Reliability: String, Sendable, Equatable {
+    /// Within the model's years, away from the magnetic poles.
+    case reliable
+    /// Before the epoch or after the model's end: the secular variation extrapolated,
+    /// with an error that grows by tens of arc-minutes a year.
+    case outsideValidity = "outside validity"
+    /// The WMM's caution zone near a magnetic pole: horizontal intensity under 6,000 nT.
+    case caution
+    /// The WMM's blackout zone: horizontal intensity under 2,000 nT, where compasses and
+    /// the declination are unreliable.
+    case blackout
+  }
+
+  /// The horizontal intensity below which the WMM report calls a place a blackout zone,
+  /// nanotesla.
+  public static let blackoutIntensity = 2000.0
+  /// The horizontal intensity below which the WMM report calls a place a caution zone,
+  /// nanotesla.
+  public static let cautionIntensity = 6000.0
+
+  /// The declination's reliability at a place and time: the years first, then the zones.
+  public func reliability(latitude: Double, longitude: Double, height: Double = 0, year: Double) -> Reliability {
+    reliability(of: field(latitude: latitude, longitude: longitude, height: height, year: year), year: year)
+  }
+
+  /// The reliability of a `field` this model gave for `year`.
+  public func reliability(of field: Field, year: Double) -> Reliability {
+    let horizontal = field.horizontal
+    if horizontal < Self.blackoutIntensity { return .blackout }
+    if !isValid(year: year) { return .outsideValidity }
+    return horizontal < Self.cautionIntensity ? .caution : .reliable
+  }
 }

@@ -44,4 +44,26 @@ import Testing
     let berlin = MagneticModel.wmm2025.declination(latitude: 52.5, longitude: 13.4, year: 2026.9)
     #expect(berlin > 4 && berlin < 7)
   }
+
+  /// The WMM report's zones and years: going north along 140° E towards the north
+  /// magnetic pole (85.8° N, 139° E in 2025), the horizontal field weakens from reliable
+  /// through caution to blackout, in that order; outside 2025–2030 every place is outside
+  /// the model's validity (but the blackout zone is still said first).
+  @Test func reliabilityFollowsTheZonesAndTheYears() {
+    let model = MagneticModel.wmm2025
+    var seen: [MagneticModel.Reliability] = []
+    for tenth in stride(from: 600, through: 860, by: 5) {
+      let reliability = model.reliability(latitude: Double(tenth) / 10, longitude: 140, year: 2026)
+      if seen.last != reliability { seen.append(reliability) }
+    }
+    #expect(seen == [.reliable, .caution, .blackout], "\(seen)")
+    let berlin = model.reliability(latitude: 52.5, longitude: 13.4, year: 2026)
+    #expect(berlin == .reliable)
+    #expect(model.reliability(latitude: 52.5, longitude: 13.4, year: 2024.9) == .outsideValidity)
+    #expect(model.reliability(latitude: 52.5, longitude: 13.4, year: 2030.1) == .outsideValidity)
+    #expect(model.reliability(latitude: 86, longitude: 140, year: 2031) == .blackout)
+    let field = model.field(latitude: 86, longitude: 140, year: 2026)
+    #expect(field.horizontal < MagneticModel.blackoutIntensity)
+  }
+
 }

@@ -107,6 +107,14 @@ private func readings(_ lines: [String], options: NMEADecoder.Options = .init())
     let expected = MagneticModel.wmm2025.declination(latitude: 52.5, longitude: 13 + 20 / 60.0, height: 75, year: year)
     #expect(reading.declinationSource == .wmm2025 && abs(reading.declination! - expected) < 0.001)
     #expect(abs(reading.trueHeading! - (100 + expected)) < 0.001)
+    #expect(reading.declinationCaveat == nil, "Berlin in 2026 is the model's home ground")
+    // Outside the model's years, and near the north magnetic pole: marked as such.
+    let early = readings([gga, next, "$APHDM,100.0,M"], options: .init(date: CalendarDate(iso8601: "2024-06-15")))
+    #expect(early.first?.declinationCaveat == .outsideValidity)
+    let pole = "$GPGGA,120000.00,8600.0000,N,14000.0000,E,1,08,1.0,35.0,M,0.0,M,,"
+    let pole2 = "$GPGGA,120001.00,8600.0000,N,14000.0000,E,1,08,1.0,35.0,M,0.0,M,,"
+    let arctic = readings([pole, pole2, "$APHDM,100.0,M"], options: .init(date: CalendarDate(iso8601: "2026-06-15")))
+    #expect(arctic.first?.declinationCaveat == .blackout && arctic.first?.trueHeading != nil)
     // Neither: the magnetic heading alone.
     let alone = try #require(readings(["$APHDM,100.0,M"]).first)
     #expect(alone.trueHeading == nil && alone.magneticHeading == 100 && alone.declination == nil)

@@ -64,3 +64,39 @@ import Testing
     #expect(child.standardError.contains("1024 weeks before now"), "\(child.standardError)")
   }
 }
+
+/// A declination the World Magnetic Model cannot vouch for is marked in JSON and said once.
+@Suite struct DeclinationCaveatTests {
+  @Test func aCompassNearTheMagneticPoleIsMarkedAndSaidOnce() throws {
+    let scratch = try ExportScratch()
+    var lines: [String] = []
+    for second in 0..<5 {
+      let time = String(format: "1200%02d.00", second)
+      lines += [
+        "$GPRMC,\(time),A,8600.0000,N,14000.0000,E,0.0,0.0,150626,,,A",
+        "$GPGGA,\(time),8600.0000,N,14000.0000,E,1,08,1.0,35.0,M,0.0,M,,",
+        "$HCHDM,\(100 + second).0,M",
+      ]
+    }
+    let log = try scratch.write("arctic.nmea", lines.map { checksummed($0) + "\r\n" }.joined())
+    let result = try runWhereAmI(["print", "--json", log])
+    #expect(result.code == 0, "\(result.error)")
+    let attitudes = result.output.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }.filter { $0["class"] as? String == "ATT" }
+    #expect(attitudes.count == 5)
+    #expect(attitudes.allSatisfy { $0["declinationCaveat"] as? String == "blackout" }, "\(attitudes.first ?? [:])")
+    #expect(result.error.components(separatedBy: "blackout zone").count == 2, "once: \(result.error)")
+    // Where the model holds, nothing is marked or said.
+    let berlin = try runWhereAmI([
+      "print", "--json",
+      try scratch.write(
+        "berlin.nmea",
+        lines.map {
+          checksummed($0.replacingOccurrences(of: "8600.0000,N,14000.0000,E", with: "5230.0000,N,01320.0000,E"))
+            + "\r\n"
+        }.joined()),
+    ])
+    #expect(!berlin.output.contains("declinationCaveat") && berlin.error.isEmpty, "\(berlin.error)")
+  }
+}

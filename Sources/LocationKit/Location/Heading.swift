@@ -1,3 +1,4 @@
+import Geodesy
 import NMEA
 
 /// Where the device points, as opposed to where it moves (``Location/course``): from a
@@ -20,6 +21,9 @@ public struct Heading: Sendable, Equatable {
   public var declination: Double?
   /// Where ``declination`` came from; `nil` without a declination.
   public var declinationSource: DeclinationSource?
+  /// For a declination from the World Magnetic Model that is not reliable there and then,
+  /// how (see ``/Geodesy/MagneticModel/Reliability``); `nil` otherwise.
+  public var declinationCaveat: MagneticModel.Reliability?
   /// Rate of turn, degrees per minute, positive turning to starboard.
   public var rateOfTurn: Double?
   /// The attitude, when the sensor reports one.
@@ -45,6 +49,7 @@ public struct Heading: Sendable, Equatable {
     accuracy = reading.accuracy
     declination = reading.declination
     declinationSource = reading.declinationSource
+    declinationCaveat = reading.declinationCaveat
     rateOfTurn = reading.rateOfTurn
     timestamp = reading.time
     timeOfDay = reading.timeOfDay

@@ -421,6 +421,9 @@ private struct ReportState {
         heading.declination = MagneticModel.wmm2025.declination(
           latitude: place.latitude, longitude: place.longitude, year: year)
         heading.declinationSource = .wmm2025
+        let reliability = MagneticModel.wmm2025.reliability(
+          latitude: place.latitude, longitude: place.longitude, year: year)
+        heading.declinationCaveat = reliability == .reliable ? nil : reliability
       }
       if let declination = heading.declination {
         heading.magneticHeading = HeadingMath.normalized(trueHeading - declination)

@@ -464,6 +464,9 @@ public final class MotionManager: Sendable {
           latitude: place.latitude, longitude: place.longitude, year: year)
         heading.declination = declination
         heading.declinationSource = .wmm2025
+        let reliability = MagneticModel.wmm2025.reliability(
+          latitude: place.latitude, longitude: place.longitude, year: year)
+        heading.declinationCaveat = reliability == .reliable ? nil : reliability
         heading.trueHeading = HeadingMath.normalized(direction + declination)
       }
     }

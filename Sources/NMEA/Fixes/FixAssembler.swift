@@ -566,10 +566,11 @@ public struct FixAssembler {
       reading.time = reading.timeOfDay.flatMap { dates.timestamp(for: $0) }
     }
     if reading.trueHeading == nil || reading.magneticHeading == nil, reading.hasHeading,
-      let (declination, source) = declination(variation, at: reading.time)
+      let (declination, source, caveat) = declination(variation, at: reading.time)
     {
       reading.declination = declination
       reading.declinationSource = source
+      reading.declinationCaveat = caveat
       if let magnetic = reading.magneticHeading {
         reading.trueHeading = HeadingMath.normalized(magnetic + declination)
       } else if let heading = reading.trueHeading {
@@ -583,10 +584,12 @@ public struct FixAssembler {
   /// The declination: the sentence's own variation, the receiver's latest, or the
   /// magnetic model's at the last position (at sea level: the height changes it by less
   /// than 0.01° per kilometre) on the reading's date.
-  private func declination(_ variation: Double?, at time: Timestamp?) -> (Double, DeclinationSource)? {
-    if let variation { return (variation, .sentence) }
-    if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver) }
-    if let lastVariation { return (lastVariation, .receiver) }
+  private func declination(_ variation: Double?, at time: Timestamp?)
+    -> (Double, DeclinationSource, MagneticModel.Reliability?)?
+  {
+    if let variation { return (variation, .sentence, nil) }
+    if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver, nil) }
+    if let lastVariation { return (lastVariation, .receiver, nil) }
     // The position: the current cycle's, else the last fix's.
     var place: (latitude: Double, longitude: Double)?
     if hasCycle, let latitude = cycle.latitude, let longitude = cycle.longitude {
@@ -596,8 +599,9 @@ public struct FixAssembler {
     }
     guard let magneticModel, let place, let time = time ?? previous?.time else { return nil }
     let year = 1970 + time.secondsSinceEpoch / (365.2425 * 86400)
-    let declination = magneticModel.declination(latitude: place.latitude, longitude: place.longitude, year: year)
-    return (declination, .wmm2025)
+    let field = magneticModel.field(latitude: place.latitude, longitude: place.longitude, year: year)
+    let reliability = magneticModel.reliability(of: field, year: year)
+    return (field.declination, .wmm2025, reliability == .reliable ? nil : reliability)
   }
 
   /// Completes the current cycle, if any, and returns its fix.

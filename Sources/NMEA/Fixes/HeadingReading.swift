@@ -22,6 +22,9 @@ public struct HeadingReading: Sendable, Equatable {
   public var declination: Double?
   /// Where ``declination`` came from; `nil` when none was applied.
   public var declinationSource: DeclinationSource?
+  /// For a declination from the World Magnetic Model that is not reliable there and then
+  /// (outside the model's years, near a magnetic pole), how; `nil` otherwise.
+  public var declinationCaveat: MagneticModel.Reliability?
   /// The heading's 1-sigma uncertainty, degrees, when the sensor states one.
   public var accuracy: Double?
   /// Degrees per minute, positive turning to starboard (ROT).

@@ -110,6 +110,7 @@ public enum LocationRenderer {
     line.append(string: heading.source)
     if let source = heading.declinationSource, heading.trueHeading != nil, heading.magneticHeading != nil {
       line.append(string: ", declination from \(source)")
+      if let caveat = heading.declinationCaveat { line.append(string: " (\(caveat.rawValue))") }
     }
     line.append(")\n")
   }
@@ -145,6 +146,10 @@ public enum LocationRenderer {
       number(",\"declination\":", heading.declination, 2, into: &line)
       line.append(",\"declinationSource\":")
       line.append(jsonString: source.description)
+      if let caveat = heading.declinationCaveat {
+        line.append(",\"declinationCaveat\":")
+        line.append(jsonString: caveat.rawValue)
+      }
     }
     line.append(",\"source\":")
     line.append(jsonString: heading.source)

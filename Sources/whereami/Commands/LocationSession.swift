@@ -51,6 +51,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var saidUntimed = false
   /// Whether the first dated fix has been checked for a week-number rollover.
   private var checkedRollover = false
+  /// The caveats of the model's declination said so far.
+  private var saidCaveats: Set<String> = []
 
   /// A session over `source`, whose manager it becomes the delegate of.
   init(
@@ -190,6 +192,9 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     let device = heading.device ?? ""
     headingCount += 1
     if heading.direction != nil { headings[device] = heading }
+    if let caveat = heading.declinationCaveat, saidCaveats.insert(caveat.rawValue).inserted {
+      printError(DeclinationNotice.message(caveat, source: sourceName))
+    }
     if let renderHeading, !renderHeading(heading, devices.count > 1) {
       manager.stopUpdating()
       source.finish()

@@ -199,6 +199,8 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
   private var answered = false
   private var finished = false
   private let done = DispatchSemaphore(value: 0)
+  /// The caveats of the model's declination said so far.
+  private var saidCaveats: Set<String> = []
 
   init(source: any MotionSource, json: Bool, count: Int?, reportsMissing: Bool, waits: Bool) {
     manager = MotionManager(source: source, callbackQueue: queue)
@@ -258,7 +260,12 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
   func motionManager(_ manager: MotionManager, didUpdateDeviceMotion motion: DeviceMotion) {
     show(.deviceMotion(motion))
   }
-  func motionManager(_ manager: MotionManager, didUpdateHeading heading: Heading) { show(.heading(heading)) }
+  func motionManager(_ manager: MotionManager, didUpdateHeading heading: Heading) {
+    if let caveat = heading.declinationCaveat, saidCaveats.insert(caveat.rawValue).inserted {
+      printError(DeclinationNotice.message(caveat, source: manager.source.name))
+    }
+    show(.heading(heading))
+  }
   func motionManager(_ manager: MotionManager, didReceiveDeviceUnits reading: SensorReading) {
     show(.deviceUnits(reading))
   }

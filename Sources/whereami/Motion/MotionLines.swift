@@ -118,6 +118,7 @@ enum MotionLines {
       if let value = heading.trueHeading { text += ",\"heading\":\(number(value, 2))" }
       if let value = heading.magneticHeading { text += ",\"mheading\":\(number(value, 2))" }
       if let value = heading.declination { text += ",\"declination\":\(number(value, 2))" }
+      if let caveat = heading.declinationCaveat { text += ",\"declinationCaveat\":\(jsonString(caveat.rawValue))" }
       return text + ",\"headingSource\":\(jsonString(heading.source))}"
     case .deviceUnits(let reading):
       let prefix =

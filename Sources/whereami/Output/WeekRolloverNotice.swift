@@ -1,3 +1,4 @@
+import Geodesy
 import LocationKit
 import NMEA
 
@@ -18,6 +19,26 @@ import NMEA
 /// or two). A log copied since (its file time is the copy's) is not told: the gpsd
 /// corpus's Haicom log of 2007-04-08, copied 12 days after 1,024 weeks had passed, would
 /// have been taken for one with a window of weeks.
+enum DeclinationNotice {
+  /// The notice, said once, that `source`'s headings use a declination the World Magnetic
+  /// Model cannot vouch for there and then.
+  static func message(_ caveat: MagneticModel.Reliability, source: String) -> String {
+    let why =
+      switch caveat {
+      case .outsideValidity:
+        "the date is outside the model's years (2025.0 to 2030.0), so its secular variation is extrapolated"
+      case .blackout:
+        "this is the model's blackout zone near a magnetic pole (horizontal field under 2,000 nT), where "
+          + "compasses and the declination are unreliable"
+      case .caution:
+        "this is the model's caution zone near a magnetic pole (horizontal field under 6,000 nT)"
+      case .reliable: "it is reliable"
+      }
+    return "whereami: \(source): the declination between true and magnetic headings comes from WMM2025, and "
+      + "\(why); JSON marks such headings' declinationCaveat"
+  }
+}
+
 enum WeekRolloverNotice {
   /// The rollovers `time` looks short of, read at `reference` (seconds since the epoch);
   /// `nil` when none.
