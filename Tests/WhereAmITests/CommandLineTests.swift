@@ -454,6 +454,31 @@ import Testing
       }
     }
     #expect(try runWhereAmI(["completions", "tcsh"]).code == 64)
+    // Values complete as well as names: from the same tables the parsing uses.
+    let scratch = try ExportScratch()
+    let script = try scratch.write("whereami.bash", bash)
+    func completed(_ line: String) throws -> String {
+      let child = try ChildProcess(
+        "/bin/bash",
+        [
+          "-c",
+          "source \"$1\"; read -a COMP_WORDS <<< \"$2\"; [[ \"$2\" == *' ' ]] && COMP_WORDS+=(''); "
+            + "COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _whereami; echo \"${COMPREPLY[*]}\"",
+          "_", script, line,
+        ])
+      #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+      return child.standardOutput.trimmingCharacters(in: .newlines)
+    }
+    #expect(try completed("whereami export --format g") == "gpx geojson")
+    #expect(try completed("whereami watch --units n") == "nautical")
+    #expect(try completed("whereami watch --coords d") == "decimal dm dms")
+    #expect(try completed("whereami print --sentences GS") == "GSA GSV GST")
+    #expect(try completed("whereami motion --sensors g") == "gyro")
+    #expect(try completed("whereami print --baud 11") == "115200")
+    #expect(try completed("whereami print --accuracy ").isEmpty, "a number completes to nothing")
+    #expect(try completed("whereami completions ") == "bash zsh fish")
+    #expect(try completed("whereami print gpsd") == "gpsd://localhost:2947")
+    #expect(try completed("whereami export -o \(scratch.path("whereami.b"))") == scratch.path("whereami.bash"))
   }
 
   /// The walk with a gyro compass's HDT after each GGA: two headings a second.

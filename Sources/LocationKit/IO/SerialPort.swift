@@ -3,9 +3,9 @@
 #endif
 
 /// A serial receiver's device set to raw mode at a baud rate with termios.
-enum SerialPort {
+package enum SerialPort {
   /// The baud rates accepted, with their termios constants.
-  static let baudRates: [Int: speed_t] = [
+  package static let baudRates: [Int: speed_t] = [
     4800: speed_t(B4800), 9600: speed_t(B9600), 19200: speed_t(B19200), 38400: speed_t(B38400),
     57600: speed_t(B57600), 115200: speed_t(B115200), 230400: speed_t(B230400), 460800: speed_t(B460800),
     921600: speed_t(B921600),

@@ -92,7 +92,7 @@ enum MotionCommand {
         case "heading": updates.insert(.heading)
         default:
           throw CommandError(
-            message: "motion: --sensors: '\(name)' is not one of accel, gyro, mag, attitude, heading", code: .usage)
+            message: "motion: --sensors: '\(name)' is not one of \(sensorNames.joined(separator: ", "))", code: .usage)
         }
       }
       guard !updates.isEmpty else { throw CommandError(message: "motion: --sensors is empty", code: .usage) }
@@ -169,6 +169,11 @@ enum MotionCommand {
     }
     if code != .success { throw CommandError(message: nil, code: code) }
   }
+}
+
+extension MotionCommand {
+  /// The kinds `--sensors` takes, as help and completions name them.
+  static let sensorNames = ["accel", "gyro", "mag", "attitude", "heading"]
 }
 
 extension MotionCommand {
