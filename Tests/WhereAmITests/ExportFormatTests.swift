@@ -297,6 +297,57 @@ import Testing
     }
   }
 
+  /// A boat sailing east across the antimeridian off Taveuni, Fiji: 179.999° E to
+  /// 179.998° W in 30 fixes a second apart.
+  static func acrossTheAntimeridian() -> String {
+    (0..<30).map { index -> String in
+      var longitude = 179.999 + Double(index) * 0.0001
+      if longitude > 180 { longitude -= 360 }
+      let latitude = 16.8 - Double(index) * 0.000_02
+      func angle(_ degrees: Double, _ width: Int) -> String {
+        String(format: "%0\(width)d%09.6f", Int(abs(degrees)), abs(degrees).truncatingRemainder(dividingBy: 1) * 60)
+      }
+      let time = String(format: "0000%02d.00", index)
+      let position = "\(angle(latitude, 2)),S,\(angle(longitude, 3)),\(longitude >= 0 ? "E" : "W")"
+      return checksummed("$GPRMC,\(time),A,\(position),20.0,90.0,010626,,,A") + "\r\n"
+        + checksummed("$GPGGA,\(time),\(position),1,08,1.0,10.0,M,50.0,M,,") + "\r\n"
+    }.joined()
+  }
+
+  /// RFC 7946 section 3.1.9: a line crossing the antimeridian is cut there, so that none
+  /// of its steps jumps across the map; the parts meet at ±180° and add up to the track.
+  @Test func geoJSONLinesAreCutAtTheAntimeridian() throws {
+    let scratch = try ExportScratch()
+    let log = try scratch.write("fiji.nmea", Self.acrossTheAntimeridian())
+    let file = scratch.path("fiji.geojson")
+    let result = try runWhereAmI(["export", log, "--format", "geojson", "-o", file])
+    #expect(result.code == 0, "\(result.error)")
+    let check = try ExportTools.run(ExportTools.python, ["-c", Self.geojsonCheck, file])
+    #expect(check.code == 0, "\(check.output) \(check.error)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+    let features = try #require(document["features"] as? [[String: Any]])
+    #expect(features.count == 2)
+    var ends: [[Double]] = []
+    for feature in features {
+      let geometry = try #require(feature["geometry"] as? [String: Any])
+      #expect(geometry["type"] as? String == "LineString")
+      let line = try #require(geometry["coordinates"] as? [[Double]])
+      for (a, b) in zip(line, line.dropFirst()) { #expect(abs(a[0] - b[0]) < 1, "a step across the map: \(a) \(b)") }
+      ends.append(contentsOf: [line.first!, line.last!])
+    }
+    // The first part ends at +180°, the second starts at −180°, at one latitude.
+    #expect(ends[1][0] == 180 && ends[2][0] == -180 && ends[1][1] == ends[2][1], "\(ends)")
+    let properties = features.map { $0["properties"] as! [String: Any] }
+    #expect(properties.map { $0["part"] as? Int } == [0, 1] && properties.allSatisfy { $0["segment"] as? Int == 0 })
+    #expect(properties.map { $0["fixes"] as! Int }.reduce(0, +) == 30)
+    let distance = properties.map { $0["distance"] as! Double }.reduce(0, +)
+    #expect(abs(distance - (document["distance"] as! Double)) < 0.002, "\(properties) \(document)")
+    // A track that keeps to one side is one line, with no part.
+    let walk = try runWhereAmI(["export", Paths.fixture("walk.nmea"), "--format", "geojson"])
+    #expect(!walk.output.contains("\"part\""))
+  }
+
   /// Whether a JSON value has a member `key` at any depth.
   static func hasMember(_ key: String, _ value: Any) -> Bool {
     if let object = value as? [String: Any] {

@@ -18,6 +18,14 @@ import NMEA
 /// the devices' (`tracks` says how many; `displacement`, which has no meaning across
 /// receivers, is then left out).
 ///
+/// A segment that crosses the antimeridian is cut there (RFC 7946 section 3.1.9), so that
+/// no line's coordinates jump from +180 to −180 (which readers draw across the whole
+/// map): each part is a feature of its own, ending and starting at ±180° at the latitude
+/// (and height) of the straight step between the two fixes, with the segment's index and
+/// a `part` (0, 1, ...) in its properties; a part's `start`, `distance` and `pathLength`
+/// count from the fix before the cut, so that the parts add up to the segment. Streaming rules out one
+/// `MultiLineString`, whose nesting would have to be known before the first position.
+///
 /// Positions are longitude, latitude and, when known, the height above the WGS84
 /// ellipsoid (RFC 7946 section 3.1.1: not the altitude above mean sea level), with nine
 /// decimals for the coordinates. There is no `crs` member: RFC 7946 coordinates are WGS84.
@@ -31,6 +39,11 @@ public final class GeoJSONTrackWriter: ExportWriter {
   private var segmentFirst: ExportFix?
   private var segmentLast: ExportFix?
   private var segmentFixes = 0
+  /// Within a segment cut at the antimeridian: the part under way (0 before any cut),
+  /// the fix its figures count from, and its fixes.
+  private var part = 0
+  private var partBase: ExportFix?
+  private var partFixes = 0
 
   /// A writer for one document of lines, named and described by `header`.
   public init(_ header: ExportHeader) {
@@ -49,10 +62,17 @@ public final class GeoJSONTrackWriter: ExportWriter {
   }
 
   public func add(_ fix: ExportFix, into output: inout ByteBuffer) {
-    if fix.startsSegment {
+    if !fix.startsSegment, let previous = segmentLast,
+      abs(fix.location.longitude - previous.location.longitude) > 180
+    {
+      cut(from: previous, to: fix, into: &output)
+    } else if fix.startsSegment {
       closeSegment(into: &output)
       segmentFirst = fix
       segmentFixes = 0
+      part = 0
+      partBase = fix
+      partFixes = 0
       held = fix
     } else if let first = held {
       startFeature(into: &output)
@@ -68,7 +88,46 @@ public final class GeoJSONTrackWriter: ExportWriter {
     }
     segmentLast = fix
     segmentFixes += 1
+    partFixes += 1
     summary.add(fix)
+  }
+
+  /// Ends the part under way at the antimeridian, between `previous` and `fix`, and starts
+  /// the next one from the other side, with `fix` in it.
+  private func cut(from previous: ExportFix, to fix: ExportFix, into output: inout ByteBuffer) {
+    let (from, to) = (previous.location, fix.location)
+    // The step the short way round, unwrapped, and where it meets ±180°.
+    let east = to.longitude < from.longitude
+    let unwrapped = to.longitude + (east ? 360 : -360)
+    let edge = east ? 180.0 : -180.0
+    let share = (edge - from.longitude) / (unwrapped - from.longitude)
+    func crossing(at longitude: Double) -> Location {
+      var point = Location(latitude: from.latitude + share * (to.latitude - from.latitude), longitude: longitude)
+      if let a = from.ellipsoidalAltitude, let b = to.ellipsoidalAltitude {
+        point.ellipsoidalAltitude = a + share * (b - a)
+      }
+      return point
+    }
+    if let first = held {
+      startFeature(into: &output)
+      output.append("\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\n")
+      GeoJSONSummary.appendPosition(first.location, into: &output)
+      held = nil
+    }
+    output.append(",\n")
+    GeoJSONSummary.appendPosition(crossing(at: edge), into: &output)
+    output.append("\n]},")
+    appendProperties(last: previous, isPart: true, into: &output)
+    // The next part: from the other side of the line to this fix.
+    part += 1
+    partBase = previous
+    partFixes = 0
+    startFeature(into: &output)
+    output.append("\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\n")
+    GeoJSONSummary.appendPosition(crossing(at: -edge), into: &output)
+    output.append(",\n")
+    GeoJSONSummary.appendPosition(to, into: &output)
+    lineOpen = true
   }
 
   public func endTracks(into output: inout ByteBuffer, flush: ExportFlush) {
@@ -89,7 +148,7 @@ public final class GeoJSONTrackWriter: ExportWriter {
 
   /// Ends the current segment's feature: its properties now that its end is known.
   private func closeSegment(into output: inout ByteBuffer) {
-    guard let first = segmentFirst, let last = segmentLast else { return }
+    guard segmentFirst != nil, let last = segmentLast else { return }
     if let single = held {
       startFeature(into: &output)
       output.append("\"geometry\":{\"type\":\"Point\",\"coordinates\":")
@@ -100,6 +159,15 @@ public final class GeoJSONTrackWriter: ExportWriter {
       output.append("\n]},")
       lineOpen = false
     }
+    appendProperties(last: last, isPart: part > 0, into: &output)
+    segmentFirst = nil
+    segmentLast = nil
+  }
+
+  /// The properties of the segment, or (`isPart`) of its part under way, ending at `last`,
+  /// and the feature's end.
+  private func appendProperties(last: ExportFix, isPart: Bool, into output: inout ByteBuffer) {
+    guard let first = segmentFirst, let base = partBase else { return }
     output.append("\"properties\":{")
     if let device = first.location.device {
       output.append("\"device\":")
@@ -108,17 +176,21 @@ public final class GeoJSONTrackWriter: ExportWriter {
     }
     output.append("\"segment\":")
     output.append(integer: first.segment)
-    GeoJSONSummary.appendTime(",\"start\":", first.location.timestamp, into: &output)
+    // A part after a cut counts from the fix before it.
+    let start = part == 0 ? first : base
+    if isPart {
+      output.append(",\"part\":")
+      output.append(integer: part)
+    }
+    GeoJSONSummary.appendTime(",\"start\":", start.location.timestamp, into: &output)
     GeoJSONSummary.appendTime(",\"end\":", last.location.timestamp, into: &output)
     output.append(",\"fixes\":")
-    output.append(integer: segmentFixes)
+    output.append(integer: partFixes)
     output.append(",\"distance\":")
-    output.append(last.odometer.distance - first.odometer.distance, decimals: 3)
+    output.append(last.odometer.distance - base.odometer.distance, decimals: 3)
     output.append(",\"pathLength\":")
-    output.append(last.odometer.pathLength - first.odometer.pathLength, decimals: 3)
+    output.append(last.odometer.pathLength - base.odometer.pathLength, decimals: 3)
     output.append("}}")
-    segmentFirst = nil
-    segmentLast = nil
   }
 }
 
