@@ -155,7 +155,9 @@ signal(SIGPIPE, SIG_IGN)
     try command.run(parsed)
     return .success
   } catch let error as UsageError {
-    printError("whereami \(error.command ?? ""): \(error.message)\nUsage: whereami \(command.spec.name) --help")
+    // One style for every message: "whereami: " and then what it is about.
+    printError(
+      "whereami: \(error.command.map { "\($0): " } ?? "")\(error.message)\nUsage: whereami \(command.spec.name) --help")
     return .usage
   } catch let error as CommandError {
     if let message = error.message { printError("whereami: \(message)") }

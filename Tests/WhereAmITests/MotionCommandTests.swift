@@ -99,7 +99,7 @@ import Testing
     chmod(file, 0o000)
     let result = try runWhereAmI(["motion", "iio:\(root)", "--sensors", "accel"], asUser: user)
     #expect(result.code == 77, "\(result.error)")
-    #expect(result.error == "whereami motion: denied: cannot read \(file): Permission denied\n")
+    #expect(result.error == "whereami: denied: cannot read \(file): Permission denied\n")
   }
 
   @Test func aRecordingReplaysAsRecorded() throws {
@@ -229,8 +229,8 @@ import Testing
     #expect(child.wait(timeout: 30) == 0)
     #expect(
       child.standardError == """
-        whereami motion: motion unknown: iio:device1 (gyroscope) went away; its readings resume when it is back
-        whereami motion: motion unknown: \(root)/iio:device0/in_accel_z_raw: 'n/a' is not a number; accelerometer readings resume with the next one
+        whereami: motion unknown: iio:device1 (gyroscope) went away; its readings resume when it is back
+        whereami: motion unknown: \(root)/iio:device0/in_accel_z_raw: 'n/a' is not a number; accelerometer readings resume with the next one
 
         """)
     #expect(gyroLines() >= gyro + 3)
@@ -315,7 +315,7 @@ import Testing
     let missing = try runWhereAmI(["motion", "iio:/nonexistent/iio"])
     #expect(missing.code == 66)
     #expect(
-      missing.error == "whereami motion: source not found: cannot read /nonexistent/iio: No such file or directory\n")
+      missing.error == "whereami: source not found: cannot read /nonexistent/iio: No such file or directory\n")
     let noLog = try runWhereAmI(["motion", "/nonexistent/shake.csv"])
     #expect(noLog.code == 66)
     let notALog = try runWhereAmI(["motion", Paths.fixture("walk.nmea"), "--speed", "0"])

@@ -164,7 +164,7 @@ enum MotionCommand {
     if let recorder, let failure = recorder.failure {
       let path = arguments.value("record")!
       let kept = recorder.recordingPath == path ? "" : " (what was recorded is in \(recorder.recordingPath))"
-      printError("whereami motion: cannot write \(path): \(failure.reason)\(kept)")
+      printError("whereami: cannot write \(path): \(failure.reason)\(kept)")
       code = .ioError
     }
     if code != .success { throw CommandError(message: nil, code: code) }
@@ -230,7 +230,7 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
     return queue.sync {
       output.flush()
       if let failure = output.failure {
-        printError("whereami motion: \(failure.message ?? "cannot write output")")
+        printError("whereami: \(failure.message ?? "cannot write output")")
         return .ioError
       }
       return exitCode
@@ -283,7 +283,7 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
     switch error.code {
     case .sourceEnded:
       if !error.message.hasPrefix("end of ") || error.message.contains("skipped") || error.message.contains("header") {
-        printError("whereami motion: \(error.message)")
+        printError("whereami: \(error.message)")
       }
       if error.message.contains("no header") { exitCode = .dataError }
     case .sensorUnavailable where !error.isFinal && !reportsMissing:
@@ -291,11 +291,11 @@ final class MotionSession: MotionManagerDelegate, @unchecked Sendable {
     case .cannotConnect where !answered && !waits:
       var message = error.message
       if message.hasSuffix("; retrying") { message.removeLast("; retrying".count) }
-      printError("whereami motion: \(message) (--wait keeps trying)")
+      printError("whereami: \(message) (--wait keeps trying)")
       exitCode = .unavailable
       return finish()
     default:
-      printError("whereami motion: \(error.description)")
+      printError("whereami: \(error.description)")
     }
     if error.code == .sensorUnavailable && reportsMissing && !error.isFinal { exitCode = .unavailable }
     guard error.isFinal else { return }
