@@ -13,8 +13,12 @@ public final class DatagramSender {
 
   /// A sender to `host` (numeric) and `port`; `broadcast` allows a broadcast address; a
   /// `source` address (numeric, of this machine: any of 127.0.0.0/8 on loopback) sends from
-  /// there, as another machine on the network would.
-  public init(host: String, port: UInt16, broadcast: Bool = false, source: String? = nil) throws {
+  /// there, as another machine on the network would; `multicastInterface` (the IPv4
+  /// address of one of this machine's interfaces) sends a multicast group's datagrams
+  /// out of that interface only.
+  public init(
+    host: String, port: UInt16, broadcast: Bool = false, source: String? = nil, multicastInterface: String? = nil
+  ) throws {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
@@ -40,6 +44,12 @@ public final class DatagramSender {
         }
       }
       guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+    if let multicastInterface {
+      var interface = in_addr()
+      guard inet_pton(AF_INET, multicastInterface, &interface) == 1,
+        setsockopt(socket, Int32(IPPROTO_IP), IP_MULTICAST_IF, &interface, socklen_t(MemoryLayout<in_addr>.size)) == 0
+      else { throw POSIXError(.EADDRNOTAVAIL) }
     }
     if broadcast {
       var yes: Int32 = 1

@@ -67,6 +67,31 @@ import Testing
   }
 
   /// A multicast group is joined; its datagrams arrive.
+  /// `udp://GROUP:PORT%IFACE`: the group joined on a named interface, not the default
+  /// route's (a laptop whose boat network is another interface hears nothing otherwise).
+  /// The datagrams go out of loopback only, where a member joined on another interface
+  /// does not hear them.
+  @Test func aMulticastGroupIsJoinedOnANamedInterface() throws {
+    for (afterPort, group) in [(true, "239.255.42.97"), (false, "239.255.42.96")] {
+      let port = freeLoopbackPort()
+      let source = afterPort ? "udp://\(group):\(port)%lo" : "udp://\(group)%lo:\(port)"
+      let child = try ChildProcess(Paths.whereami, ["print", "--json", "--count", "5", source])
+      defer { child.terminate() }
+      #expect(waitUntil { udpPortIsBound(port) }, "\(source): \(child.standardError)")
+      let sender = try DatagramSender(host: group, port: port, multicastInterface: "127.0.0.1")
+      for cycle in try Self.cycles(40) where !child.hasExited {
+        try sender.send(cycle)
+        usleep(2000)
+      }
+      #expect(child.wait(timeout: 30) == 0, "\(source): \(child.standardError)")
+      #expect(child.standardOutput.split(separator: "\n").count == 5, "\(source): \(child.standardOutput)")
+    }
+    let unknown = try runWhereAmI(["print", "udp://239.255.42.95:10110%nosuchif0"])
+    #expect(unknown.code == 66 && unknown.error.contains("no interface of that name"), "\(unknown.error)")
+    let unicast = try runWhereAmI(["print", "udp://127.0.0.1:10110%lo"])
+    #expect(unicast.code == 64 && unicast.error.contains("goes with a multicast group"), "\(unicast.error)")
+  }
+
   @Test func aMulticastGroupIsJoined() throws {
     let port = freeLoopbackPort()
     let times = try received(

@@ -12,17 +12,26 @@ enum UDPSocket {
   ///
   /// With no `host`, it listens on every interface, IPv6 and IPv4 alike (a dual-stack
   /// socket; IPv4 alone where IPv6 is off), which includes broadcasts. A multicast `host`
-  /// (224.0.0.0/4, ff00::/8) joins that group on the default interface and listens on the
-  /// port; the IPv4 broadcast address listens on every IPv4 interface; any other address
+  /// (224.0.0.0/4, ff00::/8) joins that group on the default interface, or on the one
+  /// named after a `%` (`239.192.0.1%eth1`: a boat's network that is not the default
+  /// route), and listens on the port; the IPv4 broadcast address listens on every IPv4 interface; any other address
   /// listens on the interface that has it. The port may be shared with other listeners
   /// (`SO_REUSEADDR`, `SO_REUSEPORT`), as multiplexers and chart plotters on the same
   /// machine often listen too.
-  static func listen(host: String?, port: UInt16) throws(SystemError) -> FileDescriptor {
-    guard let host else {
+  static func listen(host named: String?, port: UInt16) throws(SystemError) -> FileDescriptor {
+    guard var host = named else {
       if let socket = try? bound(family: AF_INET6, address: in6addr_any, port: port, dualStack: true) {
         return socket
       }
       return try bound(family: AF_INET, address: in_addr(s_addr: INADDR_ANY), port: port)
+    }
+    // The interface to join a group on: 0 for the default.
+    var interfaceIndex: UInt32 = 0
+    if let percent = host.lastIndex(of: "%") {
+      let name = String(host[host.index(after: percent)...])
+      host = String(host[..<percent])
+      interfaceIndex = if_nametoindex(name)
+      guard interfaceIndex != 0 else { throw SystemError(call: "if_nametoindex", errno: ENODEV) }
     }
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
@@ -39,10 +48,11 @@ enum UDPSocket {
       let value = UInt32(bigEndian: address.s_addr)
       if value >> 28 == 0xE {
         let socket = try bound(family: AF_INET, address: in_addr(s_addr: INADDR_ANY), port: port)
-        var request = ip_mreq(imr_multiaddr: address, imr_interface: in_addr(s_addr: INADDR_ANY))
+        var request = ip_mreqn(
+          imr_multiaddr: address, imr_address: in_addr(s_addr: INADDR_ANY), imr_ifindex: Int32(interfaceIndex))
         try check(
           setsockopt(
-            socket.rawValue, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreq>.size)),
+            socket.rawValue, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &request, socklen_t(MemoryLayout<ip_mreqn>.size)),
           "IP_ADD_MEMBERSHIP", socket)
         return socket
       }
@@ -54,7 +64,7 @@ enum UDPSocket {
       let address = first.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
       if address.__in6_u.__u6_addr8.0 == 0xFF {
         let socket = try bound(family: AF_INET6, address: in6addr_any, port: port, dualStack: false)
-        var request = ipv6_mreq(ipv6mr_multiaddr: address, ipv6mr_interface: 0)
+        var request = ipv6_mreq(ipv6mr_multiaddr: address, ipv6mr_interface: interfaceIndex)
         try check(
           setsockopt(
             socket.rawValue, Int32(IPPROTO_IPV6), IPV6_JOIN_GROUP, &request, socklen_t(MemoryLayout<ipv6_mreq>.size)),
@@ -65,6 +75,14 @@ enum UDPSocket {
     default:
       throw SystemError(call: "getaddrinfo", errno: EAFNOSUPPORT)
     }
+  }
+
+  /// Whether `host` is a numeric multicast group (224.0.0.0/4, ff00::/8).
+  static func isMulticast(_ host: String) -> Bool {
+    var v4 = in_addr()
+    if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 28 == 0xE }
+    var v6 = in6_addr()
+    return inet_pton(AF_INET6, host, &v6) == 1 && v6.__in6_u.__u6_addr8.0 == 0xFF
   }
 
   private static func bound(family: Int32, address: in_addr, port: UInt16) throws(SystemError) -> FileDescriptor {

@@ -493,6 +493,9 @@ public final class NMEASource: LocationSource, @unchecked Sendable {
         if error.errno == EADDRNOTAVAIL || error.errno == EAFNOSUPPORT {
           return .failure(LocationError(.sourceNotFound, message + " (no interface has that address)"))
         }
+        if error.errno == ENODEV {
+          return .failure(LocationError(.sourceNotFound, message + " (no interface of that name)"))
+        }
         return .failure(LocationError(.readError, message, final: !reconnecting))
       }
     case .tcp(let host, let port):

@@ -34,12 +34,36 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       guard rest.isEmpty else { throw LocationError(.invalidSource, "'\(text)': a tcp source has no path") }
       self = .tcp(host: host, port: port)
     } else if text.hasPrefix("udp://") {
-      let body = text.dropFirst(6)
+      var body = text.dropFirst(6)
+      // The interface a multicast group is joined on: udp://GROUP:PORT%IFACE, also
+      // udp://GROUP%IFACE:PORT and udp://[GROUP%IFACE]:PORT (IPv6's zone). It rides in the
+      // host, as IPv6 writes a zone.
+      var interface: Substring?
+      if let percent = body.lastIndex(of: "%") {
+        let after = body[body.index(after: percent)...]
+        let name = after.prefix { $0 != ":" && $0 != "]" }
+        guard !name.isEmpty, name.count < 16, name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
+        else {
+          throw LocationError(.invalidSource, "'\(text)': '%' must be followed by an interface's name (%eth0)")
+        }
+        interface = name
+        body = body[..<percent] + after.dropFirst(name.count)
+      }
       let (host, port, rest) = try Self.hostAndPort(body, defaultPort: UDPSocket.defaultPort, scheme: "udp")
       guard rest.isEmpty else { throw LocationError(.invalidSource, "'\(text)': a udp source has no path") }
       // udp://:10110 and udp:// listen on every interface.
       let anyInterface = body.isEmpty || body.hasPrefix(":")
-      self = .udp(host: anyInterface ? nil : host, port: port)
+      if let interface {
+        guard !anyInterface, UDPSocket.isMulticast(host) else {
+          throw LocationError(
+            .invalidSource,
+            "'\(text)': an interface goes with a multicast group (udp://239.192.0.1:10110%\(interface)); "
+              + "to listen on one interface, give its address")
+        }
+        self = .udp(host: host + "%" + interface, port: port)
+      } else {
+        self = .udp(host: anyInterface ? nil : host, port: port)
+      }
     } else if text.hasPrefix("gpsd://") || text == "gpsd:" || text == "gpsd" {
       let body = text.hasPrefix("gpsd://") ? text.dropFirst(7) : ""
       let (host, port, rest) = try Self.hostAndPort(body, defaultPort: Self.gpsdDefaultPort, scheme: "gpsd")

@@ -39,8 +39,8 @@ enum PrintCommand {
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
       /dev/ttyACM0, ...), a TCP NMEA stream (tcp://HOST:PORT), NMEA over UDP
-      (udp://[HOST][:PORT], default port 10110; HOST a multicast group to join or an
-      address to listen on) or gpsd (gpsd://HOST:PORT, optionally followed by a device
+      (udp://[HOST][:PORT], default port 10110; HOST a multicast group to join, on the
+      interface named by a %IFACE after it, or an address to listen on) or gpsd (gpsd://HOST:PORT, optionally followed by a device
       path). Without SOURCE: $WHEREAMI_SOURCE, else gpsd://localhost:2947. A gpsd or TCP
       source that never answers ends the command (exit code 69) unless --wait.
       Cycles without a position are not printed. Errors are reported on standard error as
