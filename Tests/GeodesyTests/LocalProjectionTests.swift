@@ -28,4 +28,34 @@ import Testing
     #expect(east.east > 0 && abs(east.east - 0.02 * projection.eastPerDegree) < 1e-6)
     #expect(LocalProjection.wrap(540) == -180 && LocalProjection.wrap(-190) == 170)
   }
+
+  /// The azimuthal projection keeps distances from its centre exactly, agrees with the
+  /// local one near it, and has no seam at the antimeridian or a pole.
+  @Test func theAzimuthalProjectionHasNoSeam() {
+    let berlin = AzimuthalProjection(latitude: 52.5, longitude: 13.4)
+    let local = LocalProjection(latitude: 52.5, longitude: 13.4)
+    let a = berlin.project(latitude: 52.51, longitude: 13.42)
+    let b = local.project(latitude: 52.51, longitude: 13.42)
+    #expect(abs(a.east - b.east) < 0.002 * abs(b.east) && abs(a.north - b.north) < 0.002 * abs(b.north))
+    let far = berlin.project(latitude: 48.85, longitude: 2.35)
+    let distance = Geodesic.wgs84.inverse(latitude1: 52.5, longitude1: 13.4, latitude2: 48.85, longitude2: 2.35)
+      .distance
+    #expect(abs((far.east * far.east + far.north * far.north).squareRoot() - distance) < 1e-6)
+    // Across the antimeridian and over the pole, neighbours stay neighbours.
+    let fiji = AzimuthalProjection(latitude: -16.8, longitude: 180)
+    let west = fiji.project(latitude: -16.8, longitude: 179.999)
+    let east = fiji.project(latitude: -16.8, longitude: -179.999)
+    #expect(abs(east.east - west.east - 213) < 1 && abs(east.north - west.north) < 0.01, "\(west) \(east)")
+    let pole = AzimuthalProjection(latitude: 90, longitude: 0)
+    let one = pole.project(latitude: 89.99, longitude: 179.9)
+    let other = pole.project(latitude: 89.99, longitude: -179.9)
+    #expect(
+      ((one.east - other.east) * (one.east - other.east) + (one.north - other.north) * (one.north - other.north))
+        .squareRoot() < 5)
+    // The middle of points round a pole is the pole.
+    let ring = (0..<36).map { (latitude: 89.99, longitude: Double($0 * 10 - 180)) }
+    let middle = AzimuthalProjection(centreOf: ring)
+    #expect(middle.map { $0.latitude > 89.999 } == true)
+  }
+
 }

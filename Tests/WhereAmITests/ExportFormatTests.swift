@@ -297,6 +297,43 @@ import Testing
     }
   }
 
+  /// A sledge going round the North Pole at 89.99° N (1.1 km from it), a fix every 10°
+  /// of longitude: on the SVG map a circle, where an equirectangular map drew a straight
+  /// line of 360° of longitude at one latitude.
+  @Test func svgDrawsATrackRoundAPoleAsItIs() throws {
+    let scratch = try ExportScratch()
+    let lines = (0..<36).flatMap { index -> [String] in
+      var longitude = Double(index * 10)
+      if longitude > 180 { longitude -= 360 }
+      let time = String(format: "0000%02d.00", index)
+      let degrees = String(
+        format: "%03d%09.6f", Int(abs(longitude)), abs(longitude).truncatingRemainder(dividingBy: 1) * 60)
+      let position = "8959.4000,N,\(degrees),\(longitude < 0 ? "W" : "E")"
+      return [
+        checksummed("$GPRMC,\(time),A,\(position),5.0,90.0,010626,,,A"),
+        checksummed("$GPGGA,\(time),\(position),1,08,1.0,10.0,M,15.0,M,,"),
+      ]
+    }
+    let log = try scratch.write("pole.nmea", lines.map { $0 + "\r\n" }.joined())
+    let file = scratch.path("pole.svg")
+    let result = try runWhereAmI(["export", log, "-o", file])
+    #expect(result.code == 0, "\(result.error)")
+    let text = try scratch.read("pole.svg")
+    let halo = try #require(text.firstMatch(of: /stroke="#ffffff" stroke-width="7" points="([^"]*)"/))
+    let points = halo.output.1.split(separator: " ").map { pair in pair.split(separator: ",").map { Double($0)! } }
+    #expect(points.count >= 30, "\(points.count) points")
+    let centre = (
+      x: points.map { $0[0] }.reduce(0, +) / Double(points.count),
+      y: points.map { $0[1] }.reduce(0, +) / Double(points.count)
+    )
+    let radii = points.map {
+      (($0[0] - centre.x) * ($0[0] - centre.x) + ($0[1] - centre.y) * ($0[1] - centre.y)).squareRoot()
+    }
+    let mean = radii.reduce(0, +) / Double(radii.count)
+    #expect(mean > 100, "a circle of some size: \(mean) px")
+    #expect(radii.allSatisfy { abs($0 - mean) < 0.05 * mean }, "not a circle: \(radii)")
+  }
+
   /// A boat sailing east across the antimeridian off Taveuni, Fiji: 179.999° E to
   /// 179.998° W in 30 fixes a second apart.
   static func acrossTheAntimeridian() -> String {

@@ -149,28 +149,30 @@ public struct SVGMap {
       if SVGTrack.metres(kept, end) > 0 { points.append(end) }
     }
 
-    // The centre: the middle of the latitudes and of the longitudes, unwrapped from the
-    // first point's so that a track across the antimeridian stays in one piece.
-    let reference = points[0].longitude
-    var south = Double.infinity
-    var north = -Double.infinity
+    // An azimuthal equidistant projection about the track's middle (its points' mean
+    // direction): no seam, so a track across the antimeridian or over a pole stays one
+    // line, where an equirectangular map broke it across the whole width. The frame fits
+    // the projected points.
+    let projection =
+      AzimuthalProjection(centreOf: points.lazy.map { ($0.latitude, $0.longitude) })
+      ?? AzimuthalProjection(latitude: points[0].latitude, longitude: points[0].longitude)
     var west = Double.infinity
     var east = -Double.infinity
+    var south = Double.infinity
+    var north = -Double.infinity
     for point in points {
-      south = min(south, point.latitude)
-      north = max(north, point.latitude)
-      let longitude = reference + LocalProjection.wrap(point.longitude - reference)
-      west = min(west, longitude)
-      east = max(east, longitude)
+      let metres = projection.project(latitude: point.latitude, longitude: point.longitude)
+      west = min(west, metres.east)
+      east = max(east, metres.east)
+      south = min(south, metres.north)
+      north = max(north, metres.north)
     }
-    let projection = LocalProjection(latitude: (south + north) / 2, longitude: (west + east) / 2)
-    let corner = projection.project(latitude: north, longitude: east)
-    let extentX = max(2 * abs(corner.east), Self.minimumExtent)
-    let extentY = max(2 * abs(corner.north), Self.minimumExtent)
+    let extentX = max(east - west, Self.minimumExtent)
+    let extentY = max(north - south, Self.minimumExtent)
     let frame = Self.frame
     let scale = min(frame.width * 0.9 / extentX, frame.height * 0.9 / extentY)
-    let centreX = frame.x + frame.width / 2
-    let centreY = frame.y + frame.height / 2
+    let centreX = frame.x + frame.width / 2 - (west + east) / 2 * scale
+    let centreY = frame.y + frame.height / 2 + (south + north) / 2 * scale
     func pixel(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {
       let metres = projection.project(latitude: latitude, longitude: longitude)
       return (centreX + metres.east * scale, centreY - metres.north * scale)
@@ -260,7 +262,8 @@ public struct SVGMap {
     let latitude = "\(fixed(abs(projection.latitude), 4))° \(projection.latitude < 0 ? "S" : "N")"
     let centre = LocalProjection.wrap(projection.longitude)
     let longitude = "\(fixed(abs(centre), 4))° \(centre < 0 ? "W" : "E")"
-    note += "Local equirectangular projection about \(latitude), \(longitude); north up. Made by whereami."
+    note +=
+      "Azimuthal equidistant projection about \(latitude), \(longitude); north up at the centre. Made by whereami."
     output.append(xmlText: note)
     output.append("</text>\n</svg>\n")
   }
