@@ -79,6 +79,16 @@ import Testing
     #expect(absent.error.contains("cannot connect to gpsd at 127.0.0.1:\(port)"), "\(absent.error)")
   }
 
+  /// With no SOURCE and no WHEREAMI_SOURCE, the answer comes from the local gpsd: where
+  /// none runs (CI), 69 naming it; where one does, its answer or a timeout.
+  @Test func withNothingNamedItAsksTheLocalGpsd() throws {
+    let result = try runWhereAmI(["--timeout", "1"], environment: ["WHEREAMI_SOURCE": ""])
+    #expect([0, 69, 75].contains(result.code), "\(result.code): \(result.error)")
+    if result.code == 69 {
+      #expect(result.error.contains("cannot connect to gpsd at localhost:2947"), "\(result.error)")
+    }
+  }
+
   /// The walk's cycles with the dilution of precision of the first `poor` raised to 9, in
   /// GGA and GSA alike, so that their accuracy is tens of metres.
   static func cycles(poor: Int, count: Int) throws -> [String] {
