@@ -162,6 +162,23 @@ import Testing
     #expect(!manager.isUpdating)
   }
 
+  /// Short of the accuracy asked for until the deadline: the most accurate fix it had,
+  /// once, and no error (as Core Location does).
+  @Test func requestLocationGivesTheBestItHadAtTheDeadline() throws {
+    let terminal = try PseudoTerminal()
+    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 9600)))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.desiredAccuracy = 1
+    manager.requestLocation(timeout: 2)
+    // HDOP 2, 1.5 and 3 times the autonomous UERE of 4 m: 8, 6 and 12 m.
+    terminal.write(cycle(0, hdop: 2) + cycle(1, hdop: 1.5) + cycle(2, hdop: 3) + cycle(3, hdop: 3))
+    #expect(recorder.wait { !$0.isEmpty })
+    #expect(recorder.locations.count == 1 && recorder.errors.isEmpty, "\(recorder.events)")
+    #expect(recorder.locations.first?.horizontalAccuracy == 6)
+    #expect(!manager.isUpdating)
+  }
+
   @Test func requestLocationTimesOutWithLocationUnknown() throws {
     let terminal = try PseudoTerminal()
     let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 4800)))

@@ -184,6 +184,16 @@ import Testing
 }
 
 extension NowCommandTests {
+  @Test func noFixAtAllByTheTimeoutPrintsNothingAndExits75() throws {
+    let daemon = try GPSDaemon()
+    try daemon.start()
+    defer { daemon.stop() }
+    let result = try runWhereAmI(["now", "--timeout", "2", "gpsd://127.0.0.1:\(daemon.port)"])
+    #expect(result.code == 75, "\(result.error)")
+    #expect(result.output.isEmpty)
+    #expect(result.error.contains("no location from gpsd://127.0.0.1:\(daemon.port) within 2"), "\(result.error)")
+  }
+
   @Test func stoppedBeforeAnyFixItSaysSoAndExits75() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

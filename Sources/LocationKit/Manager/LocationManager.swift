@@ -27,6 +27,9 @@ public final class LocationManager: Sendable {
     var running = false
     var generation = 0
     var oneShot = false
+    /// For a requested location: the most accurate fix ``desiredAccuracy`` left out, for
+    /// the deadline.
+    var bestLeftOut: Location?
     /// The last location delivered by an earlier run; this run's is the filter's last
     /// admitted one (kept once, not twice, per fix).
     var earlierLocation: Location?
@@ -253,9 +256,11 @@ public final class LocationManager: Sendable {
     if stopsAll { stopUpdating() }
   }
 
-  /// Delivers one location that passes the filters, then stops by itself; reports
-  /// ``LocationError/Code/locationUnknown`` and stops if none comes within `timeout`
-  /// seconds.
+  /// Delivers one location that passes the filters, then stops by itself. When none comes
+  /// within `timeout` seconds, it delivers the most accurate one it had all the same (as
+  /// Core Location does: compare its ``Location/horizontalAccuracy`` with
+  /// ``desiredAccuracy`` to tell), or, without any, reports
+  /// ``LocationError/Code/locationUnknown``; either way it stops.
   public func requestLocation(timeout: Double = 10) {
     state.withLock { $0.wantsLocation = true }
     start(oneShot: true, timeout: timeout)
@@ -300,6 +305,7 @@ public final class LocationManager: Sendable {
       state.running = true
       state.generation += 1
       state.oneShot = oneShot
+      state.bestLeftOut = nil
       if let last = state.filter.lastAdmitted { state.earlierLocation = last }
       state.filter.reset()
       state.unknownReported = false
@@ -384,6 +390,8 @@ public final class LocationManager: Sendable {
             // A requested location ends location updates; heading updates go on.
             if state.wantsHeading { state.wantsLocation = false } else { final = true }
           }
+        } else if state.oneShot, Self.isMoreAccurate(location, than: state.bestLeftOut) {
+          state.bestLeftOut = location
         }
         if let movement { events.append(.movement(movement)) }
       case .noFix(let sky):
@@ -451,6 +459,14 @@ public final class LocationManager: Sendable {
     var previous: Location?
     guard state.filter.admit(location, previous: &previous) else { return nil }
     return .update(location, previous: previous)
+  }
+
+  /// Whether `location` is at least as accurate as `other` (a newer one wins a tie; one
+  /// without an accuracy loses to any with one).
+  private static func isMoreAccurate(_ location: Location, than other: Location?) -> Bool {
+    guard let other else { return true }
+    guard let accuracy = location.horizontalAccuracy else { return other.horizontalAccuracy == nil }
+    return other.horizontalAccuracy.map { accuracy <= $0 } ?? true
   }
 
   private static func markStopped(_ state: inout State) {
@@ -645,17 +661,23 @@ public final class LocationManager: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + timeout)
     timer.setEventHandler { [self] in
-      let expired = state.withLock { state in
+      let expired: (Bool, best: Location?) = state.withLock { state in
         guard state.running, state.generation == generation, state.oneShot, state.filter.lastAdmitted == nil else {
-          return false
+          return (false, nil)
         }
         Self.markStopped(&state)
-        return true
+        return (true, state.bestLeftOut)
       }
-      guard expired else { return }
+      guard expired.0 else { return }
       source.stop()
-      deliver(
-        .failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")), generation)
+      if let best = expired.best {
+        // As Core Location does: the best it had, short of the accuracy asked for.
+        deliver(.update(best, previous: nil), generation)
+      } else {
+        deliver(
+          .failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")),
+          generation)
+      }
       finishStreamsAfterQueued(generation)
     }
     let box = Timer(source: timer)

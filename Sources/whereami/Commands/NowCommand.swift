@@ -1,4 +1,3 @@
-import Dispatch
 import LocationKit
 import NMEA
 import TrackExport
@@ -45,30 +44,30 @@ enum NowCommand {
     let wanted = try accuracy(arguments)
     let timeout = try self.timeout(arguments)
     let source = try SourceRun(arguments, address: address, command: spec.name, label: "whereami.now")
-    // The bar is the answer's, not the delivery's: a fix short of it is still the best
-    // one so far when the time runs out.
-    source.manager.desiredAccuracy = LocationAccuracy.best
     let live = address.isLive
-    // A receiver's answer is its newest fix, never one that waited behind others.
-    if live { source.manager.deliveryPolicy = .newestLocation }
-    let answer = Answer(wanted: wanted.map { $0 + 0.049_999 }, live: live)
+    // Accuracies are shown to 0.1 m: --accuracy 3.5 takes a fix shown as "acc 3.5 m".
+    let bar = wanted.map { $0 + 0.049_999 }
+    if live {
+      // The manager's requestLocation: the first fix within the bar, or at the deadline
+      // the most accurate it had. A receiver's answer is its newest fix, never one that
+      // waited behind others.
+      source.manager.desiredAccuracy = bar ?? LocationAccuracy.best
+      source.manager.deliveryPolicy = .newestLocation
+      source.requestTimeout = timeout
+    } else {
+      // A log's answer is its last fix within the bar: every fix is looked at.
+      source.manager.desiredAccuracy = LocationAccuracy.best
+    }
+    let answer = Answer(wanted: bar, live: live)
     let session = LocationSession(source, verbose: arguments.has("verbose")) { location, odometer, _, heading in
       answer.consider(location, odometer, heading)
     }
-    let code = session.run(starting: {
-      guard live else { return }
-      source.queue.asyncAfter(deadline: .now() + timeout) {
-        guard !source.hasFinished else { return }
-        answer.timedOut = true
-        source.manager.stopUpdating()
-        source.finish()
-      }
-    })
+    let code = session.run()
+    let timedOut = session.endedWithoutLocation
     guard let (fix, odometer, heading) = answer.chosen else {
       if code != .success { throw CommandError(message: nil, code: code) }
-      if answer.timedOut {
-        throw CommandError(message: "\(address): no fix in \(seconds(timeout)) s", code: .temporaryFailure)
-      }
+      // The manager said it: no location within the time.
+      if timedOut { throw CommandError(message: nil, code: .temporaryFailure) }
       // Interrupted before any fix: nothing to say but that.
       throw CommandError(message: "\(address): no fix before it was stopped", code: .temporaryFailure)
     }
@@ -82,19 +81,20 @@ enum NowCommand {
     }
     output.flush()
     if let failure = output.failure { throw failure }
-    let age = answer.age(of: fix).map { "\(seconds($0)) s older than the \(live ? "latest" : "log's last fix")" }
+    let age = answer.age(of: fix).map { "\(seconds($0)) s older than the log's last fix" }
     if answer.meets(fix) {
-      if let age, !live, let text = arguments.value("accuracy") {
+      if let age, let text = arguments.value("accuracy") {
         printError("whereami: \(address): the last fix within \(text) m is \(age)")
       }
       return
     }
+    // Live, a fix short of the bar is the manager's best at the deadline.
     let within = arguments.value("accuracy").map { "within \($0) m " } ?? "with an accuracy "
-    let span = answer.timedOut ? "in \(seconds(timeout)) s" : live ? "before it was stopped" : "in the log"
+    let span = live ? "in \(seconds(timeout)) s" : "in the log"
     let best = fix.horizontalAccuracy.map { "accuracy \(fixed($0, 1)) m" } ?? "no accuracy"
+    let when = live ? fix.timestamp.map { ", of \($0)" } ?? "" : age.map { ", " + $0 } ?? ""
     throw CommandError(
-      message: "\(address): no fix \(within)\(span); printed the best, \(best)\(age.map { ", " + $0 } ?? "")",
-      code: .temporaryFailure)
+      message: "\(address): no fix \(within)\(span); printed the best, \(best)\(when)", code: .temporaryFailure)
   }
 
   private static func accuracy(_ arguments: ParsedArguments) throws(CommandError) -> Double? {
@@ -117,16 +117,15 @@ enum NowCommand {
     value == value.rounded() ? String(Int(value)) : fixed(value, 1)
   }
 
-  /// The fix being chosen, as the session's fixes come; touched only on the session's
-  /// queue while it runs, and by the main thread after it has ended.
+  /// The fix being chosen, as the session's fixes come (live: the one the manager's
+  /// requested location delivers); touched only on the session's queue while it runs,
+  /// and by the main thread after it has ended.
   final class Answer: @unchecked Sendable {
-    // @unchecked Sendable: `consider` runs on the location session's serial queue, and
-    // so does the deadline that sets `timedOut`; the main thread reads the rest only
-    // after LocationSession.run() has returned, which stops the manager and waits for
-    // that queue first.
+    // @unchecked Sendable: `consider` runs on the location session's serial queue; the
+    // main thread reads the rest only after LocationSession.run() has returned, which
+    // stops the manager and waits for that queue first.
     let wanted: Double?
     let live: Bool
-    var timedOut = false
     /// The fix to print, with the odometer and heading that go with it.
     private(set) var chosen: (Location, TrackOdometer, Heading?)?
     /// The newest fix seen, for the chosen one's age.
@@ -147,15 +146,17 @@ enum NowCommand {
 
     /// Takes a delivered fix; `false` when it is the answer and the source may stop.
     func consider(_ fix: Location, _ odometer: TrackOdometer, _ heading: Heading?) -> Bool {
-      guard !answered, !timedOut else { return false }
+      guard !answered else { return false }
+      // Live, the manager delivers one location, the answer: the first within the bar,
+      // or the best at the deadline.
+      if live {
+        chosen = (fix, odometer, heading)
+        answered = true
+        return false
+      }
       latest = fix
       if meets(fix) {
         chosen = (fix, odometer, heading)
-        // A live source answers now; a log goes on to its last fix.
-        if live {
-          answered = true
-          return false
-        }
         return true
       }
       // Short of the bar: the best so far, unless one that meets it came already.

@@ -57,6 +57,9 @@ final class SourceRun: @unchecked Sendable {
   /// Whether the run also delivers headings (every one: no heading filter). Set before
   /// ``run(onSignal:starting:ending:stopped:)``.
   var headings = false
+  /// With a timeout, the run asks the manager for one location (`requestLocation`)
+  /// instead of starting updates. Set before ``run(onSignal:starting:ending:stopped:)``.
+  var requestTimeout: Double?
 
   /// The environment variable with the SOURCE to use when a command line names none (for a
   /// gpsd elsewhere, `gpsd://boat.local`, or a receiver, `/dev/ttyACM0`).
@@ -156,7 +159,11 @@ final class SourceRun: @unchecked Sendable {
       starting()
     }
     if headings { manager.headingFilter = HeadingFilter.none }
-    manager.startUpdating(location: true, heading: headings)
+    if let requestTimeout {
+      manager.requestLocation(timeout: requestTimeout)
+    } else {
+      manager.startUpdating(location: true, heading: headings)
+    }
     finished.wait()
     queue.sync(execute: ending)
     manager.stopUpdating()
