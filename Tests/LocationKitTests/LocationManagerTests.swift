@@ -5,6 +5,20 @@ import Testing
 
 @testable import LocationKit
 
+/// A manager updating from the serial receiver at `path`, retrying within 0.05 to 0.2 s
+/// (a test does not wait seconds for the backoff), recorded.
+func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (LocationManager, Recorder) {
+  var options = NMEASource.Options()
+  options.waitsForDevice = waitsForDevice
+  options.initialBackoff = 0.05
+  options.maximumBackoff = 0.2
+  let manager = LocationManager(source: NMEASource(.serial(path: path, baud: baud), options: options))
+  let recorder = Recorder()
+  manager.delegate = recorder
+  manager.startUpdatingLocation()
+  return (manager, recorder)
+}
+
 @Suite(.serialized) struct LocationManagerTests {
   private func manager(_ text: String, name: String = #function, speed: Double? = nil) throws -> (
     LocationManager, Recorder
@@ -206,14 +220,7 @@ import Testing
     #expect(absent.waitForError(.sourceNotFound))
     once.stopUpdatingLocation()
 
-    var options = NMEASource.Options()
-    options.waitsForDevice = true
-    options.initialBackoff = 0.05
-    options.maximumBackoff = 0.2
-    let manager = LocationManager(source: NMEASource(.serial(path: path, baud: 9600), options: options))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = retryingSoon(path: path, baud: 9600, waitsForDevice: true)
     defer { manager.stopUpdatingLocation() }
     #expect(recorder.waitForError(.locationUnknown))
     #expect(recorder.errors.first?.message.hasSuffix("waiting for it to be plugged in") == true, "\(recorder.errors)")
@@ -582,13 +589,7 @@ import Testing
     unlink(link)
     #expect(symlink(terminal!.devicePath, link) == 0)
     defer { unlink(link) }
-    var options = NMEASource.Options()
-    options.initialBackoff = 0.05
-    options.maximumBackoff = 0.2
-    let manager = LocationManager(source: NMEASource(.serial(path: link, baud: 4800), options: options))
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.startUpdatingLocation()
+    let (manager, recorder) = retryingSoon(path: link, baud: 4800)
     defer { manager.stopUpdatingLocation() }
     terminal!.write(cycle(0) + cycle(1) + cycle(2))
     #expect(recorder.wait { $0.count >= 2 })

@@ -72,7 +72,7 @@ import Testing
     let script = """
       ls /sys/bus/iio/devices >&2 && \
       { \(shellQuoted(Paths.whereami)) motion --json --count 8 --interval 0.02 > \(output) & } && \
-      until [ -s \(output) ]; do sleep 0.01; done && \
+      n=0; until [ -s \(output) ] || [ $n -ge 3000 ]; do sleep 0.01; n=$((n + 1)); done && \
       cat /sys/bus/iio/devices/iio:device0/sampling_frequency > \(output).rate && wait && \
       cat \(output) \(output).rate /sys/bus/iio/devices/iio:device0/sampling_frequency; rm -f \(output).rate
       """
