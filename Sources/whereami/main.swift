@@ -45,7 +45,7 @@ var overview: String {
     65 no fix in the input (now, print, replay, trips), 66 source not found,
     69 a gpsd or TCP source never answered (motion: or a sensor asked for is
     missing), 74 read or write error, 75 now: no fix good enough within
-    --timeout (the best one was printed), 77 permission denied.
+    --timeout (the best one, if any, was printed), 77 permission denied.
   """
 }
 
@@ -62,7 +62,9 @@ let packagingCommands = [
   let named = ["help", "--help", "-h", "--version", "-V"] + packagingCommands.map(\.0)
   if named.contains(first) || commands.contains(where: { $0.spec.name == first }) { return arguments }
   var info = stat()
-  if first.hasPrefix("-") || first.contains("/") || first.contains("://") || stat(first, &info) == 0 {
+  if first.hasPrefix("-") || first.contains("/") || first.contains("://") || first == "gpsd" || first == "gpsd:"
+    || stat(first, &info) == 0
+  {
     return ["now"] + arguments
   }
   return arguments

@@ -184,6 +184,31 @@ import Testing
 }
 
 extension NowCommandTests {
+  /// From a pipe: the first fix after cycles without one is the answer, every time (an
+  /// earlier "no fix" once ended the run as if the time were up, in 4 runs of 40); and a
+  /// pipe that ends before any fix meets the accuracy gives the best it had.
+  @Test func aPipesFirstFixIsTheAnswerAfterCyclesWithoutOne() throws {
+    let scratch = try ExportScratch()
+    let noFix = (0..<3).map { second in
+      checksummed(String(format: "$GPGGA,0742%02d.00,,,,,0,00,,,M,,M,,", second)) + "\r\n"
+        + checksummed(String(format: "$GPRMC,0742%02d.00,V,,,,,,,140625,,,N", second)) + "\r\n"
+    }.joined()
+    let log = try scratch.write("late.nmea", noFix + (try TestPaths.cycles("walk.nmea", limit: 3)).joined())
+    for run in 0..<20 {
+      let child = try ChildProcess("/bin/sh", ["-c", "cat \(shellQuoted(log)) | \(shellQuoted(Paths.whereami)) now -"])
+      #expect(child.wait(timeout: 60) == 0, "run \(run): \(child.standardError)")
+      #expect(child.standardOutput.hasPrefix("2025-06-14T07:42:13.000Z"), "run \(run): \(child.standardOutput)")
+    }
+    let walk = Paths.fixture("walk.nmea")
+    let best = try ChildProcess(
+      "/bin/sh", ["-c", "cat \(shellQuoted(walk)) | \(shellQuoted(Paths.whereami)) now --accuracy 1 -"])
+    #expect(best.wait(timeout: 60) == 75, "\(best.standardError)")
+    #expect(best.standardOutput.contains(" acc 3.5 m "), "\(best.standardOutput)")
+    #expect(
+      best.standardError.contains("no fix within 1 m before the source ended; printed the best"),
+      "\(best.standardError)")
+  }
+
   @Test func noFixAtAllByTheTimeoutPrintsNothingAndExits75() throws {
     let daemon = try GPSDaemon()
     try daemon.start()

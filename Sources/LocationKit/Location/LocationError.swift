@@ -50,8 +50,9 @@ public struct LocationError: Error, Sendable, Equatable, CustomStringConvertible
     self.message = message
     switch code {
     case .denied, .sourceEnded, .sourceNotFound, .invalidSource: isFinal = true
-    case .locationUnknown, .headingUnknown, .cannotConnect: isFinal = false
-    case .readError: isFinal = final ?? false
+    case .headingUnknown, .cannotConnect: isFinal = false
+    // Transient, but for a requested location whose time is up: nothing more comes.
+    case .locationUnknown, .readError: isFinal = final ?? false
     }
   }
 

@@ -260,7 +260,8 @@ public final class LocationManager: Sendable {
   /// within `timeout` seconds, it delivers the most accurate one it had all the same (as
   /// Core Location does: compare its ``Location/horizontalAccuracy`` with
   /// ``desiredAccuracy`` to tell), or, without any, reports
-  /// ``LocationError/Code/locationUnknown``; either way it stops.
+  /// ``LocationError/Code/locationUnknown`` as a final error; either way it stops. A
+  /// source that ends first gives the best it had before its end.
   public func requestLocation(timeout: Double = 10) {
     state.withLock { $0.wantsLocation = true }
     start(oneShot: true, timeout: timeout)
@@ -404,6 +405,12 @@ public final class LocationManager: Sendable {
         }
       case .error(let error):
         if error.code == .locationUnknown { state.unknownReported = true }
+        // A requested location that never met the accuracy: the best there was, before
+        // the end is said (as at the deadline).
+        if error.code == .sourceEnded, state.oneShot, state.filter.lastAdmitted == nil, let best = state.bestLeftOut {
+          state.bestLeftOut = nil
+          events.append(.update(best, previous: nil))
+        }
         // The end of a log ends a trip under way with it.
         if error.code == .sourceEnded {
           for device in state.recognizers.keys.sorted() {
@@ -674,8 +681,10 @@ public final class LocationManager: Sendable {
         // As Core Location does: the best it had, short of the accuracy asked for.
         deliver(.update(best, previous: nil), generation)
       } else {
+        // Final: the request is over (a transient error would leave a delegate waiting).
         deliver(
-          .failure(LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s")),
+          .failure(
+            LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s", final: true)),
           generation)
       }
       finishStreamsAfterQueued(generation)

@@ -49,9 +49,6 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   private var silentDevices: [String: Double] = [:]
   /// Whether the first position without a time has been explained.
   private var saidUntimed = false
-  /// Whether a requested location's deadline passed without a fix (the manager stopped
-  /// with a transient error). Read after ``run(starting:)``.
-  private(set) var endedWithoutLocation = false
   /// Whether the first dated fix has been checked for a week-number rollover.
   private var checkedRollover = false
   /// The caveats of the model's declination said so far.
@@ -259,12 +256,6 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     }
     if error.isFinal || messages.shouldSay(error) { printError("whereami: \(error)") }
     if !error.isFinal, troubleSince == nil { troubleSince = SystemClock.monotonic() }
-    // A requested location's deadline without a fix: the manager has stopped itself.
-    if !error.isFinal, !manager.isUpdating {
-      endedWithoutLocation = true
-      source.finish()
-      return
-    }
     guard error.isFinal else { return }
     exitCode = SourceRun.exitCode(for: error)
     source.finish()

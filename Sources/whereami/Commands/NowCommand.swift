@@ -62,12 +62,12 @@ enum NowCommand {
     let session = LocationSession(source, verbose: arguments.has("verbose")) { location, odometer, _, heading in
       answer.consider(location, odometer, heading)
     }
+    let started = SystemClock.monotonic()
     let code = session.run()
-    let timedOut = session.endedWithoutLocation
+    let ranOut = SystemClock.monotonic() - started >= timeout
     guard let (fix, odometer, heading) = answer.chosen else {
+      // The manager said why (no location within the time: 75).
       if code != .success { throw CommandError(message: nil, code: code) }
-      // The manager said it: no location within the time.
-      if timedOut { throw CommandError(message: nil, code: .temporaryFailure) }
       // Interrupted before any fix: nothing to say but that.
       throw CommandError(message: "\(address): no fix before it was stopped", code: .temporaryFailure)
     }
@@ -90,7 +90,7 @@ enum NowCommand {
     }
     // Live, a fix short of the bar is the manager's best at the deadline.
     let within = arguments.value("accuracy").map { "within \($0) m " } ?? "with an accuracy "
-    let span = live ? "in \(seconds(timeout)) s" : "in the log"
+    let span = !live ? "in the log" : ranOut ? "in \(seconds(timeout)) s" : "before the source ended"
     let best = fix.horizontalAccuracy.map { "accuracy \(fixed($0, 1)) m" } ?? "no accuracy"
     let when = live ? fix.timestamp.map { ", of \($0)" } ?? "" : age.map { ", " + $0 } ?? ""
     throw CommandError(

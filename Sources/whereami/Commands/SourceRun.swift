@@ -204,12 +204,15 @@ final class SourceRun: @unchecked Sendable {
   /// Whether ``finish()`` has been called. Call on the queue.
   var hasFinished: Bool { isFinished }
 
-  /// The exit code for a final error: 77 denied, 66 not found, 64 invalid, 74 the rest.
+  /// The exit code for a final error: 77 denied, 66 not found, 64 invalid, 75 no location
+  /// within a requested location's time, 74 the rest.
   static func exitCode(for error: LocationError) -> ExitCode {
     switch error.code {
     case .denied: .permissionDenied
     case .sourceNotFound: .noInput
     case .invalidSource: .usage
+    // Only a requested location's deadline makes it final: no fix in the time (now).
+    case .locationUnknown: .temporaryFailure
     default: .ioError
     }
   }
