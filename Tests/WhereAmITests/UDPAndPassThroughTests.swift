@@ -315,6 +315,17 @@ import Testing
     #expect(lines.count == 2 * 1160)
     let json = try Self.objects(try runWhereAmI(["print", "--nmea", "--json", "--sentences", "GSA", walk]).output)
     #expect(json.count == 1160 && json.allSatisfy { $0["type"] as? String == "GSA" })
+    // A whole address, as `grep GPGGA` users type it, is a type too.
+    let addressed = try runWhereAmI(["print", "--nmea", "--sentences", "GPGGA", walk]).output
+    #expect(addressed.components(separatedBy: "\r\n").dropLast().count == 1160)
+    // Status and mode letters are letters, and the decoder's own notes are left out.
+    let scratch = try ExportScratch()
+    let thsLog = try scratch.write("ths.nmea", checksummed("$HETHS,123.4,A") + "\r\n")
+    let ths = try Self.objects(try runWhereAmI(["print", "--nmea", "--json", thsLog]).output)
+    #expect(ths.first?["mode"] as? String == "A", "\(ths)")
+    let gga = try Self.objects(
+      try runWhereAmI(["print", "--nmea", "--json", "--sentences", "GGA", "--count", "1", walk]).output)
+    #expect(gga.first?["coordinateDecimals"] == nil, "\(gga)")
     for bad in [["--nmea", "--sentences", ""], ["--nmea", "--sentences", "GG-A"], ["--sentences", "GGA"]] {
       let result = try runWhereAmI(["print"] + bad + [walk])
       #expect(result.code == 64 && result.error.contains("--sentences"), "\(bad): \(result.error)")

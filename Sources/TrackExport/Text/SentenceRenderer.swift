@@ -34,9 +34,13 @@ public enum SentenceRenderer {
 
   /// The type of a sentence's line: `GGA` for `$GPGGA,...`, `PUBX` for `$PUBX,...`.
   public static func type(ofLine line: [UInt8]) -> String {
-    let address = line.dropFirst().prefix { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "*") }
-    let text = String(decoding: address, as: UTF8.self)
+    let text = address(ofLine: line)
     return text.hasPrefix("P") || text.count <= 3 ? text : String(text.dropFirst(2))
+  }
+
+  /// The address of a sentence's line: `GPGGA` for `$GPGGA,...`.
+  public static func address(ofLine line: [UInt8]) -> String {
+    String(decoding: line.dropFirst().prefix { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "*") }, as: UTF8.self)
   }
 
   /// The fields worth writing: present values, by name, without the storage that a
@@ -48,7 +52,8 @@ public enum SentenceRenderer {
       // A property wrapper's storage is `_name`.
       if name.hasPrefix("_") { name.removeFirst() }
       // Fixed-size storage and its count: the list they hold is written below instead.
-      if ["entries", "entryCount", "used", "usedCount"].contains(name) { continue }
+      // (and the decoder's own notes: the coordinates' decimals, a raw count's scaling).
+      if ["entries", "entryCount", "used", "usedCount", "coordinateDecimals", "wasRaw"].contains(name) { continue }
       guard let present = unwrapped(child.value) else { continue }
       fields.append((name, present))
     }
@@ -76,6 +81,9 @@ public enum SentenceRenderer {
       output.append(string: "\(number)")
     case let number as Int:
       output.append(integer: number)
+    case let letter as UInt8:
+      // A status or mode letter, as the sentence has it ("A", "N").
+      output.append(jsonString: String(UnicodeScalar(letter)))
     case let flag as Bool:
       output.append(flag ? "true" : "false")
     case let text as String:

@@ -128,7 +128,10 @@ enum PrintCommand {
     let sentencesAsJSON = nmea && arguments.has("json")
     // One line, raw or decoded, when its type is wanted (a `# Date:` comment always is).
     let pass: @Sendable ([UInt8], Sentence?) -> Void = { bytes, sentence in
-      if let wanted, bytes.first != UInt8(ascii: "#"), !wanted.contains(SentenceRenderer.type(ofLine: bytes)) {
+      // A type (GGA), or a whole address (GPGGA), as `grep` users type it.
+      if let wanted, bytes.first != UInt8(ascii: "#"), !wanted.contains(SentenceRenderer.type(ofLine: bytes)),
+        !wanted.contains(SentenceRenderer.address(ofLine: bytes))
+      {
         return
       }
       if let count, printed.withLock({ $0 >= count }) { return }
