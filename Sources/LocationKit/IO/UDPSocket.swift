@@ -27,7 +27,8 @@ enum UDPSocket {
     }
     // The interface to join a group on: 0 for the default.
     var interfaceIndex: UInt32 = 0
-    if let percent = host.lastIndex(of: "%") {
+    // (A unicast IPv6 address keeps its zone for getaddrinfo: fe80::1%eth0.)
+    if let percent = host.lastIndex(of: "%"), isMulticast(String(host[..<percent])) {
       let name = String(host[host.index(after: percent)...])
       host = String(host[..<percent])
       interfaceIndex = if_nametoindex(name)

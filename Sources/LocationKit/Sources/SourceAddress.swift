@@ -54,7 +54,8 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
       // udp://:10110 and udp:// listen on every interface.
       let anyInterface = body.isEmpty || body.hasPrefix(":")
       if let interface {
-        guard !anyInterface, UDPSocket.isMulticast(host) else {
+        // An IPv6 link-local address needs its zone as it is (fe80::1%eth0).
+        guard !anyInterface, UDPSocket.isMulticast(host) || host.contains(":") else {
           throw LocationError(
             .invalidSource,
             "'\(text)': an interface goes with a multicast group (udp://239.192.0.1:10110%\(interface)); "
