@@ -41,9 +41,14 @@ public struct IntervalFilter: Sendable {
       location.timestamp?.secondsSinceEpoch
       ?? (location.hasTime ? Double(location.timeOfDay.microseconds) / 1e6 : monotonicNow ?? SystemClock.monotonic())
     let key = location.device ?? ""
+    // A fix a few cycles late (a reordered datagram, a stale report) is off the grid:
+    // left out, as gpxlogger would.
+    if let device = devices[key], time < device.previous, device.previous - time <= 3 * device.cycle {
+      return false
+    }
     guard var device = devices[key], time >= device.previous else {
-      // The first fix, or the time went back (another session, a dateless log past
-      // midnight): a new grid from here.
+      // The first fix, or the time went back further (another session, a dateless log
+      // past midnight): a new grid from here.
       // Bounded whatever the senders: at most as many grids as the manager has devices.
       if devices.count >= 256, devices[key] == nil { devices.removeAll(keepingCapacity: true) }
       devices[key] = Device(due: time + interval, previous: time)

@@ -85,6 +85,27 @@ import Testing
     }
   }
 
+  /// A fix that comes a cycle late, out of order, is off the grid and left out (it was a
+  /// line of its own, and a new grid); a jump back by more (another session) starts a new
+  /// grid.
+  @Test func aLateFixIsLeftOutAndASessionStartsAGrid() throws {
+    let scratch = try ExportScratch()
+    var cycles = try TestPaths.cycles("walk.nmea", limit: 30)
+    // :28 comes after :29 (a reordered datagram).
+    cycles.swapAt(15, 16)
+    let log = try scratch.write(
+      "reordered.nmea", cycles.joined() + (try TestPaths.cycles("walk.nmea", limit: 6)).joined())
+    let lines = try Self.lines(["print", "--interval", "5", log])
+    let times = lines.map { String($0.prefix(24)) }
+    #expect(
+      times == [
+        "2025-06-14T07:42:13.000Z", "2025-06-14T07:42:18.000Z", "2025-06-14T07:42:23.000Z", "2025-06-14T07:42:29.000Z",
+        "2025-06-14T07:42:33.000Z", "2025-06-14T07:42:38.000Z",
+        // The second session: its first fix the plausibility check lets through.
+        "2025-06-14T07:42:15.000Z",
+      ], "\(times)")
+  }
+
   @Test func aCountEndsTheRunFromALogAndFromALiveStream() throws {
     let all = try Self.lines(["print", Paths.fixture("walk.nmea")])
     #expect(try Self.lines(["print", "--count", "3", Paths.fixture("walk.nmea")]) == Array(all.prefix(3)))
