@@ -32,9 +32,10 @@ enum NowCommand {
       newest fix when it comes: the first one, or the first within --accuracy. From a log
       file it is the log's last fix (with --accuracy, the last one within it). The line is
       print's, or with --json its TPV object. When no fix is good enough in --timeout
-      seconds (or in the whole log), the best one (the smallest accuracy, the newest of
-      equals) is printed all the same, standard error says so and how old it is, and the
-      exit code is 75; with no fix at all, nothing is printed (75 live, 65 for a log).
+      seconds (or before a live source ends, or in the whole log), the best one (the
+      smallest accuracy, the newest of equals) is printed all the same, standard error
+      says so, and the exit code is 75; with no fix at all, nothing is printed (75 live,
+      65 for a log).
       Denied (77), not found (66) and a gpsd or TCP source that never answers (69, unless
       --wait) end it at once, as for print.
       """)
