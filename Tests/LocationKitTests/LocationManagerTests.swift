@@ -5,6 +5,16 @@ import Testing
 
 @testable import LocationKit
 
+/// A manager reading `terminal` as a serial receiver at `baud`, recorded; nothing started.
+func recordedManager(
+  _ terminal: PseudoTerminal, baud: Int, options: NMEASource.Options = NMEASource.Options()
+) -> (LocationManager, Recorder) {
+  let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: baud), options: options))
+  let recorder = Recorder()
+  manager.delegate = recorder
+  return (manager, recorder)
+}
+
 /// A manager updating from the serial receiver at `path`, retrying within 0.05 to 0.2 s
 /// (a test does not wait seconds for the backoff), recorded.
 func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (LocationManager, Recorder) {
@@ -151,9 +161,7 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
 
   @Test func watchdogReportsSilenceAndUpdatesResume() throws {
     let terminal = try PseudoTerminal()
-    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 9600)))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = recordedManager(terminal, baud: 9600)
     manager.watchdogTimeout = 0.5
     manager.startUpdatingLocation()
     defer { manager.stopUpdatingLocation() }
@@ -180,9 +188,7 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
   /// once, and no error (as Core Location does).
   @Test func requestLocationGivesTheBestItHadAtTheDeadline() throws {
     let terminal = try PseudoTerminal()
-    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 9600)))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = recordedManager(terminal, baud: 9600)
     manager.desiredAccuracy = 1
     manager.requestLocation(timeout: 2)
     // HDOP 2, 1.5 and 3 times the autonomous UERE of 4 m: 8, 6 and 12 m.
@@ -195,9 +201,7 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
 
   @Test func requestLocationTimesOutWithLocationUnknown() throws {
     let terminal = try PseudoTerminal()
-    let manager = LocationManager(source: NMEASource(.serial(path: terminal.devicePath, baud: 4800)))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = recordedManager(terminal, baud: 4800)
     let started = Date()
     manager.requestLocation(timeout: 0.5)
     #expect(recorder.waitForError(.locationUnknown, timeout: 30))
@@ -274,10 +278,7 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
 
   @Test func liveCyclesAreDeliveredWithoutWaitingForTheNextOne() throws {
     let terminal = try PseudoTerminal()
-    let manager = LocationManager(
-      source: NMEASource(.serial(path: terminal.devicePath, baud: 9600), options: Self.slowIdleCompletion))
-    let recorder = Recorder()
-    manager.delegate = recorder
+    let (manager, recorder) = recordedManager(terminal, baud: 9600, options: Self.slowIdleCompletion)
     manager.startUpdatingLocation()
     defer { manager.stopUpdatingLocation() }
     // Once the cycle's last sentence is learned, a cycle comes out when it ends.
