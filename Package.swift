@@ -38,7 +38,9 @@ let package = Package(
     .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "TestSupport"], resources: [.copy("Resources")]),
     // Helpers shared by the test targets: child processes, free ports.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "TestSupport"]),
+    .testTarget(
+      name: "LocationKitTests", dependencies: ["LocationKit", "NMEA", "Geodesy", "TestSupport"],
+      resources: [.copy("Resources")]),
     .testTarget(name: "MotionKitTests", dependencies: ["MotionKit", "LocationKit", "TestSupport"]),
     .testTarget(name: "TrackExportTests", dependencies: ["TrackExport", "Geodesy", "LocationKit", "NMEA", "TestSupport"]),
     .testTarget(

@@ -154,6 +154,8 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
       case .setAside(_, let reason): reason.description
       case .sky: "sky"
       case .heading: "heading"
+      case .region(let event): "region \(event.state)"
+      case .regionFailure: "region failure"
       }
     }
     #expect(kinds == ["update", "update", "location unknown", "update", "update", "source ended"])
@@ -506,7 +508,7 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
       case .failure(let error): seen.append(error.kind)
       case .movement(let movement): seen.append(movement.state.description)
       case .setAside(_, let reason): seen.append(reason.description)
-      case .sky, .heading: break
+      case .sky, .heading, .region, .regionFailure: break
       }
     }
     #expect(seen == ["12:00:00.000", "12:00:01.000", "12:00:02.000", "source ended"])

@@ -152,6 +152,9 @@ public struct SimulatedTrack: Sendable {
   public var movements: [(start: Double, end: Double, distance: Double)]
   /// Epochs written with a valid position.
   public var fixes: Int
+  /// The true position at each epoch (seconds from the start of the log), when the
+  /// simulator ``TrackSimulator/recordsTruth``.
+  public var truth: [(second: Double, latitude: Double, longitude: Double)] = []
 }
 
 /// Generates NMEA logs of a body moving along a known path, seen by a receiver with a
@@ -169,6 +172,10 @@ public struct TrackSimulator {
   /// Whether fix losses also come while the body stands (a car in a garage).
   public var outagesWhileStanding = false
   public var start = (latitude: 48.137, longitude: 11.575, date: (year: 2026, month: 3, day: 14), second: 8 * 3600.0)
+  /// Whether the true position of each epoch is kept (``SimulatedTrack/truth``).
+  public var recordsTruth = false
+  /// The direction the body first moves in, degrees; random unless set.
+  public var initialHeading: Double?
 
   public init(receiver: ReceiverModel, style: MovementStyle = .walking, phases: [MovementPhase]) {
     self.receiver = receiver
@@ -198,6 +205,8 @@ public struct TrackSimulator {
     var latitude = start.latitude
     var longitude = start.longitude
     var heading = random.uniform(0...360)
+    if let initialHeading { heading = initialHeading }
+    var truth: [(second: Double, latitude: Double, longitude: Double)] = []
     var speed = 0.0
     var turnLeft = 0.0  // degrees still to turn
     var nextTurn = random.uniform(0...1) * 2 * style.meanTimeBetweenTurns
@@ -238,6 +247,7 @@ public struct TrackSimulator {
         // Epoch output at the start of each epoch interval.
         if stepIndex % stepsPerEpoch == 0 {
           let moving = speed > 0
+          if recordsTruth { truth.append((time, latitude, longitude)) }
           // A loss needs fixes on both sides to be bridged: none in the first or last 70 s.
           if outagesWhileStanding || moving, time >= nextOutage, time > outageEnd, time > 10,
             time < totalSeconds - 70
@@ -347,7 +357,8 @@ public struct TrackSimulator {
       }
     }
     if let begun = movementStart { movements.append((begun, time, movementDistance)) }
-    return SimulatedTrack(nmea: out, pathLength: path, pathInOutages: pathInOutages, movements: movements, fixes: fixes)
+    return SimulatedTrack(
+      nmea: out, pathLength: path, pathInOutages: pathInOutages, movements: movements, fixes: fixes, truth: truth)
   }
 
   private mutating func writeEpoch(

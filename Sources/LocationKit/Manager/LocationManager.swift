@@ -65,6 +65,11 @@ public final class LocationManager: Sendable {
     /// reported, so that one falling silent while the others report is said.
     var deviceClocks: [String: DeviceClock] = [:]
     var deliveryPolicy = DeliveryPolicy.everyEvent
+    /// The regions watched and their states per device; the regions stay across runs, the
+    /// states start unknown with each.
+    var regionMonitor = RegionMonitor()
+    /// The regions said to be too small for the position's uncertainty, this run.
+    var unresolvableRegions: Set<String> = []
   }
 
   /// What the manager does when its delegate, or an ``updates`` consumer, falls behind
@@ -184,6 +189,71 @@ public final class LocationManager: Sendable {
   /// The running recognisers by device (`""` for a source that is one receiver): a
   /// source with several devices (gpsd) has one per device, each its own track.
   public var movementRecognizers: [String: MovementRecognizer] { state.withLock { $0.recognizers } }
+
+  /// The regions being monitored (``startMonitoring(for:)``), in the order they were
+  /// added. They stay monitored across stops and starts of updates; each start determines
+  /// their states afresh.
+  public var monitoredRegions: [Region] { state.withLock { $0.regionMonitor.regions } }
+
+  /// Starts telling when the receiver enters and leaves `region`
+  /// (``LocationManagerDelegate/locationManager(_:didEnterRegion:event:)``,
+  /// ``LocationManagerDelegate/locationManager(_:didExitRegion:event:)``, and each change of
+  /// state to ``LocationManagerDelegate/locationManager(_:didDetermineState:for:event:)``; the
+  /// same as ``LocationEvent/region(_:)``), while updates run. A region of the same
+  /// identifier is replaced. Its state is ``RegionState/unknown`` until the fixes decide; a
+  /// region smaller than the position's uncertainty can resolve stays unknown, and is
+  /// reported once per run to
+  /// ``LocationManagerDelegate/locationManager(_:monitoringDidFailFor:withError:)`` as
+  /// ``LocationError/Code/locationUnknown``. Every region sees every fix with a position
+  /// and a time, before ``desiredAccuracy`` and ``distanceFilter``.
+  public func startMonitoring(for region: Region) {
+    guard !region.identifier.isEmpty else {
+      let error = LocationError(.invalidSource, "a region needs an identifier")
+      channel.deliver(.regionFailure(region, error), isCurrent: { true }) { [self] _ in
+        state.withLock { $0.delegate }?.locationManager(self, monitoringDidFailFor: region, withError: error)
+      }
+      return
+    }
+    state.withLock { $0.regionMonitor.add(region) }
+  }
+
+  /// Stops monitoring the region with `region`'s identifier.
+  public func stopMonitoring(for region: Region) {
+    state.withLock { state in
+      state.regionMonitor.remove(identifier: region.identifier)
+      state.unresolvableRegions.remove(region.identifier)
+    }
+  }
+
+  /// Asks for `region`'s state now: the delegate hears it as
+  /// ``LocationManagerDelegate/locationManager(_:didDetermineState:for:event:)`` (and
+  /// ``updates`` as ``LocationEvent/region(_:)``), with ``RegionEvent/isRequested`` set, once
+  /// per device heard (once, unknown, before any fix). A region not monitored is reported
+  /// to ``LocationManagerDelegate/locationManager(_:monitoringDidFailFor:withError:)`` as
+  /// ``LocationError/Code/invalidSource``.
+  public func requestState(for region: Region) {
+    let events: [LocationEvent] = state.withLock { state in
+      guard let monitored = state.regionMonitor.regions.first(where: { $0.identifier == region.identifier }) else {
+        return [
+          .regionFailure(region, LocationError(.invalidSource, "region \(region.identifier) is not monitored"))
+        ]
+      }
+      let devices = state.regionMonitor.devicesHeard
+      if devices.isEmpty { return [.region(state.regionMonitor.state(of: monitored))] }
+      return devices.map { .region(state.regionMonitor.state(of: monitored, device: $0)) }
+    }
+    for event in events {
+      channel.deliver(event, isCurrent: { true }) { [self] event in
+        let delegate = state.withLock { $0.delegate }
+        switch event {
+        case .region(let regionEvent): Self.tell(regionEvent, to: delegate, of: self)
+        case .regionFailure(let region, let error):
+          delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
+        default: break
+        }
+      }
+    }
+  }
 
   /// How many fixes this run of updates has set aside as physically implausible, by
   /// reason (see ``FixPlausibility``).
@@ -323,6 +393,8 @@ public final class LocationManager: Sendable {
       state.headingInterval = nil
       state.headingUnknownReported = false
       state.deviceClocks = [:]
+      state.regionMonitor = state.regionMonitor.regions.reduce(into: RegionMonitor()) { $0.add($1) }
+      state.unresolvableRegions = []
       // The heading filter measures from the first heading of this run.
       state.heading = nil
       return state.generation
@@ -395,16 +467,23 @@ public final class LocationManager: Sendable {
           state.bestLeftOut = location
         }
         if let movement { events.append(.movement(movement)) }
+        if !state.regionMonitor.regions.isEmpty {
+          for event in state.regionMonitor.add(location) { Self.append(event, to: &events, &state) }
+        }
       case .noFix(let sky):
         noteCycle(&state, now)
         if let device = sky.device, !device.isEmpty { Self.noteDevice(device, &state, now) }
         events.append(.sky(sky))
+        for event in state.regionMonitor.lose(device: sky.device ?? "") { events.append(.region(event)) }
         if !state.unknownReported {
           state.unknownReported = true
           events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
         }
       case .error(let error):
-        if error.code == .locationUnknown { state.unknownReported = true }
+        if error.code == .locationUnknown {
+          state.unknownReported = true
+          for event in state.regionMonitor.lose(device: error.device) { events.append(.region(event)) }
+        }
         // A requested location that never met the accuracy: the best there was, before
         // the end is said (as at the deadline).
         if error.code == .sourceEnded, state.oneShot, state.filter.lastAdmitted == nil, let best = state.bestLeftOut {
@@ -565,7 +644,7 @@ public final class LocationManager: Sendable {
       case .update(let location, _): key = "update " + (location.device ?? "")
       case .sky(let sky): key = "sky " + (sky.device ?? "")
       case .heading(let heading): key = "heading " + (heading.device ?? "")
-      case .failure, .movement, .setAside: key = nil
+      case .failure, .movement, .setAside, .region, .regionFailure: key = nil
       }
     }
     channel.deliver(
@@ -594,8 +673,40 @@ public final class LocationManager: Sendable {
         delegate?.locationManager(self, didUpdateSky: sky)
       case .heading(let heading):
         delegate?.locationManager(self, didUpdateHeading: heading)
+      case .region(let regionEvent):
+        Self.tell(regionEvent, to: delegate, of: self)
+      case .regionFailure(let region, let error):
+        delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
       }
     }
+  }
+
+  /// A region event to the delegate: its state, and the crossing it completes.
+  private static func tell(
+    _ event: RegionEvent, to delegate: (any LocationManagerDelegate)?, of manager: LocationManager
+  ) {
+    guard let delegate else { return }
+    delegate.locationManager(manager, didDetermineState: event.state, for: event.region, event: event)
+    switch event.transition {
+    case .entered: delegate.locationManager(manager, didEnterRegion: event.region, event: event)
+    case .exited: delegate.locationManager(manager, didExitRegion: event.region, event: event)
+    case nil: break
+    }
+  }
+
+  /// Appends a region event, and once per region and run the failure of a region smaller
+  /// than the position's uncertainty can resolve.
+  private static func append(_ event: RegionEvent, to events: inout EventList, _ state: inout State) {
+    events.append(.region(event))
+    guard event.state == .unknown, let threshold = event.threshold, threshold >= event.region.resolutionRadius,
+      state.unresolvableRegions.insert(event.region.identifier).inserted
+    else { return }
+    let error = LocationError(
+      .locationUnknown,
+      "region \(event.region.identifier): the position's uncertainty (\(tenths(threshold)) m at "
+        + "\(Int(RegionMonitor.confidence * 100)) %) is larger than the region (\(tenths(event.region.resolutionRadius)) m)"
+    )
+    events.append(.regionFailure(event.region, error))
   }
 
   /// Whether deliveries wait for a delegate or an ``updates`` consumer to catch up (the
@@ -628,6 +739,8 @@ public final class LocationManager: Sendable {
         return Self.silentDevices(&state, SystemClock.monotonic())
       }
       for (device, timeout) in silentDevices {
+        let lost = state.withLock { $0.regionMonitor.lose(device: device) }
+        lost.forEach { deliver(.region($0), generation) }
         var error = LocationError(
           .locationUnknown,
           "no data from \(device) for \(Self.tenths(timeout)) s (\(source.name): its other devices report)")
@@ -656,6 +769,8 @@ public final class LocationManager: Sendable {
           ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
             + "(not an NMEA receiver, or the wrong baud rate?)"
           : "no data from \(source.name) for \(seconds) s"
+        let lost = state.withLock { $0.regionMonitor.lose() }
+        lost.forEach { deliver(.region($0), generation) }
         deliver(.failure(LocationError(.locationUnknown, message)), generation)
       }
     }

@@ -20,6 +20,19 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
   /// heading updates are on (``LocationManager/startUpdatingHeading()``), at the rate the
   /// sensor sends.
   func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading)
+  /// A monitored region's state changed (or was asked for with
+  /// ``LocationManager/requestState(for:)``): inside, outside or unknown; `event` says which
+  /// fix decided and how far from the boundary the position is.
+  func locationManager(
+    _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent)
+  /// The receiver entered a monitored region (after its ``locationManager(_:didDetermineState:for:event:)``).
+  func locationManager(_ manager: LocationManager, didEnterRegion region: Region, event: RegionEvent)
+  /// The receiver left a monitored region (after its ``locationManager(_:didDetermineState:for:event:)``).
+  func locationManager(_ manager: LocationManager, didExitRegion region: Region, event: RegionEvent)
+  /// Monitoring `region` failed: ``LocationError/Code/invalidSource`` for a region without
+  /// an identifier or not monitored, ``LocationError/Code/locationUnknown`` for a region
+  /// smaller than the position's uncertainty can resolve (its state stays unknown).
+  func locationManager(_ manager: LocationManager, monitoringDidFailFor region: Region?, withError error: LocationError)
 }
 
 extension LocationManagerDelegate {
@@ -31,6 +44,14 @@ extension LocationManagerDelegate {
   ) {}
   public func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {}
   public func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {}
+  public func locationManager(
+    _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent
+  ) {}
+  public func locationManager(_ manager: LocationManager, didEnterRegion region: Region, event: RegionEvent) {}
+  public func locationManager(_ manager: LocationManager, didExitRegion region: Region, event: RegionEvent) {}
+  public func locationManager(
+    _ manager: LocationManager, monitoringDidFailFor region: Region?, withError error: LocationError
+  ) {}
 }
 
 /// One thing a location manager reports, for ``LocationManager/updates``.
@@ -51,6 +72,11 @@ public indirect enum LocationEvent: Sendable, Equatable {
   case sky(SkyView)
   /// A heading or attitude report, while heading updates are on.
   case heading(Heading)
+  /// A monitored region's state determined or changed, or asked for.
+  case region(RegionEvent)
+  /// Monitoring a region failed (see
+  /// ``LocationManagerDelegate/locationManager(_:monitoringDidFailFor:withError:)``).
+  case regionFailure(Region?, LocationError)
 }
 
 /// Constants for ``LocationManager/headingFilter``.
