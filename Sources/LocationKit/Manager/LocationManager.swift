@@ -468,7 +468,8 @@ public final class LocationManager: Sendable {
         }
         if let movement { events.append(.movement(movement)) }
         if !state.regionMonitor.regions.isEmpty {
-          for event in state.regionMonitor.add(location) { Self.append(event, to: &events, &state) }
+          for event in state.regionMonitor.add(location) { events.append(.region(event)) }
+          Self.noteUnresolvable(device: device, &events, &state)
         }
       case .noFix(let sky):
         noteCycle(&state, now)
@@ -694,19 +695,19 @@ public final class LocationManager: Sendable {
     }
   }
 
-  /// Appends a region event, and once per region and run the failure of a region smaller
-  /// than the position's uncertainty can resolve.
-  private static func append(_ event: RegionEvent, to events: inout EventList, _ state: inout State) {
-    events.append(.region(event))
-    guard event.state == .unknown, let threshold = event.threshold, threshold >= event.region.resolutionRadius,
-      state.unresolvableRegions.insert(event.region.identifier).inserted
-    else { return }
-    let error = LocationError(
-      .locationUnknown,
-      "region \(event.region.identifier): the position's uncertainty (\(tenths(threshold)) m at "
-        + "\(Int(RegionMonitor.confidence * 100)) %) is larger than the region (\(tenths(event.region.resolutionRadius)) m)"
-    )
-    events.append(.regionFailure(event.region, error))
+  /// Reports, once per region and run, a region smaller than the position's uncertainty
+  /// can resolve.
+  private static func noteUnresolvable(device: String, _ events: inout EventList, _ state: inout State) {
+    guard let threshold = state.regionMonitor.threshold(device: device) else { return }
+    for region in state.regionMonitor.regions
+    where threshold >= region.resolutionRadius && state.unresolvableRegions.insert(region.identifier).inserted {
+      let error = LocationError(
+        .locationUnknown,
+        "region \(region.identifier): the position's uncertainty (\(tenths(threshold)) m at "
+          + "\(Int(RegionMonitor.confidence * 100)) %) is larger than the region (\(tenths(region.resolutionRadius)) m)"
+      )
+      events.append(.regionFailure(region, error))
+    }
   }
 
   /// Whether deliveries wait for a delegate or an ``updates`` consumer to catch up (the

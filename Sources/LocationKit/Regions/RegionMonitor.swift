@@ -120,6 +120,13 @@ public struct RegionMonitor: Sendable {
     return event
   }
 
+  /// How far past a boundary the latest estimate of `device` (`""` for a source that is one
+  /// receiver) must be for a state to change, metres (``RegionEvent/threshold``); `nil`
+  /// without an estimate.
+  public func threshold(device: String = "") -> Double? {
+    devices[device]?.latest?.estimate.map { Self.z * $0.sigma }
+  }
+
   /// The devices heard so far, in order (`""` for a source that is one receiver).
   public var devicesHeard: [String] { deviceOrder }
 

@@ -25,6 +25,43 @@ final class Recorder: LocationManagerDelegate, @unchecked Sendable {
     record(.heading(heading))
   }
 
+  func locationManager(
+    _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent
+  ) {
+    record(.region(event))
+  }
+
+  func locationManager(_ manager: LocationManager, didEnterRegion region: Region, event: RegionEvent) {
+    noteCall("enter \(region.identifier)")
+  }
+
+  func locationManager(_ manager: LocationManager, didExitRegion region: Region, event: RegionEvent) {
+    noteCall("exit \(region.identifier)")
+  }
+
+  func locationManager(_ manager: LocationManager, monitoringDidFailFor region: Region?, withError error: LocationError)
+  {
+    record(.regionFailure(region, error))
+  }
+
+  /// The region callbacks that carry no event of their own (enter, exit), in order.
+  var regionCalls: [String] {
+    condition.lock()
+    defer { condition.unlock() }
+    return calls
+  }
+  private var calls: [String] = []
+
+  private func noteCall(_ call: String) {
+    condition.lock()
+    calls.append(call)
+    condition.unlock()
+  }
+
+  var regionEvents: [RegionEvent] {
+    events.compactMap { if case .region(let event) = $0 { event } else { nil } }
+  }
+
   var headings: [Heading] {
     events.compactMap { if case .heading(let heading) = $0 { heading } else { nil } }
   }
