@@ -12,6 +12,7 @@ let commands: [(spec: CommandSpec, run: (ParsedArguments) throws(CommandError) -
   (ReplayCommand.spec, ReplayCommand.run),
   (SummaryCommand.spec, SummaryCommand.run),
   (TripsCommand.spec, TripsCommand.run),
+  (RegionsCommand.spec, RegionsCommand.run),
   (WatchCommand.spec, WatchCommand.run),
   (ExportCommand.spec, ExportCommand.run),
   (MotionCommand.spec, MotionCommand.run),
@@ -97,7 +98,7 @@ extension String {
 
 // Before anything starts a thread, so that every thread blocks them (see Interrupts).
 // The commands that follow a source handle them; until they do, the signals wait.
-let followsSource = ["now", "print", "replay", "trips", "watch", "export", "motion"]
+let followsSource = ["now", "print", "replay", "trips", "regions", "watch", "export", "motion"]
 Interrupts.install(holding: followsSource.contains(commandLine(Array(CommandLine.arguments.dropFirst())).first!))
 // A closed pipe (`| head`) shows up as EPIPE on write, which ends output quietly.
 signal(SIGPIPE, SIG_IGN)

@@ -89,10 +89,15 @@ enum HelpText {
 struct ParsedArguments {
   var flags: Set<String> = []
   var values: [String: String] = [:]
+  /// Every value of each option, in order, for the options that may repeat (`--region`).
+  var repeated: [String: [String]] = [:]
   var positionals: [String] = []
 
   func has(_ flag: String) -> Bool { flags.contains(flag) }
+  /// The option's value; the last one when it was given more than once.
   func value(_ name: String) -> String? { values[name] }
+  /// Every value the option was given, in order.
+  func allValues(_ name: String) -> [String] { repeated[name] ?? [] }
 }
 
 /// A command line that does not fit its command's description.
@@ -152,6 +157,7 @@ extension CommandSpec {
           index += 1
         }
         parsed.values[spec.name] = inlineValue
+        parsed.repeated[spec.name, default: []].append(inlineValue!)
       } else {
         if inlineValue != nil {
           throw UsageError(message: "option '--\(spec.name)' takes no value", command: self.name)

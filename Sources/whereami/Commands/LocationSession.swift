@@ -29,6 +29,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   @exclusivity(unchecked) private var headings: [String: Heading] = [:]
   private var headingCount = 0
   private let recognized: ((MovementEvent) -> Bool)?
+  /// Called with every region event (a monitored region's state changed, or was asked for).
+  private let regionEvent: ((RegionEvent, _ severalDevices: Bool) -> Bool)?
   /// One odometer per device ("" for a source that is one receiver): each gpsd device is
   /// its own track. In the order the devices first reported.
   private var odometers: [String: TrackOdometer] = [:]
@@ -59,6 +61,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     _ source: SourceRun, verbose: Bool, movement recognizer: MovementRecognizer? = nil,
     recognized: ((MovementEvent) -> Bool)? = nil,
     renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)? = nil,
+    regionEvent: ((RegionEvent, _ severalDevices: Bool) -> Bool)? = nil,
     render: @escaping (Location, TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
   ) {
     self.source = source
@@ -66,6 +69,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     self.renderHeading = renderHeading
     source.headings = renderHeading != nil
     self.recognized = recognized
+    self.regionEvent = regionEvent
     self.verbose = verbose
     source.manager.movementRecognizer = recognizer
     source.manager.delegate = self
@@ -216,6 +220,20 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       manager.stopUpdating()
       source.finish()
     }
+  }
+
+  func locationManager(
+    _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent
+  ) {
+    if let regionEvent, !regionEvent(event, devices.count > 1) {
+      manager.stopUpdating()
+      source.finish()
+    }
+  }
+
+  func locationManager(_ manager: LocationManager, monitoringDidFailFor region: Region?, withError error: LocationError)
+  {
+    printError("whereami: \(error)")
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
