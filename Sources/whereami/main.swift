@@ -42,11 +42,12 @@ var overview: String {
     -V, --version  Show the version.
 
   EXIT CODES:
-    0 success (rejected input lines are counted, not fatal), 64 usage error,
-    65 no fix in the input (now, print, replay, trips), 66 source not found,
-    69 a gpsd or TCP source never answered (motion: or a sensor asked for is
-    missing), 74 read or write error, 75 now: no fix good enough within
-    --timeout (the best one, if any, was printed), 77 permission denied.
+    0 success (rejected input lines are counted, not fatal), 3 print --anchor:
+    the anchor alarm went off, 64 usage error, 65 no fix in the input (now,
+    print, replay, trips, regions) or a GeoJSON file without regions, 66 source
+    not found, 69 a gpsd or TCP source never answered (motion: or a sensor
+    asked for is missing), 74 read or write error, 75 now: no fix good enough
+    within --timeout (the best one, if any, was printed), 77 permission denied.
   """
 }
 

@@ -119,6 +119,12 @@ import Testing
     let exits = run.events.filter { $0.event.transition == .exited }
     if Self.reports {
       print("region report: standing inside without speeds, \(simulator.receiver): \(exits.count) exits")
+      // The limit the README states: the same receiver with two excursions an hour.
+      simulator.receiver.multipathPerHour = 2
+      let excursions = Self.monitor(simulator.generate(seed: seed + 100), [circle]).events
+      print(
+        "region report: standing inside without speeds, with multipath, \(simulator.receiver): "
+          + "\(excursions.filter { $0.event.transition == .exited }.count) exits")
     }
     #expect(exits.isEmpty, "\(simulator.receiver): exits at \(exits.map(\.second))")
   }

@@ -408,7 +408,7 @@ import Testing
     let typo = try runWhereAmI(["pirnt", "x"])
     #expect(typo.code == 64 && typo.error.contains("did you mean 'print'?"), "\(typo.error)")
     #expect(try runWhereAmI(["frobnicate"]).error.contains("see whereami --help"))
-    let commands = ["now", "print", "replay", "summary", "trips", "watch", "export", "motion"]
+    let commands = ["now", "print", "replay", "summary", "trips", "regions", "watch", "export", "motion"]
     let overview = try runWhereAmI(["--help"]).output
     for command in commands + ["manual", "completions"] {
       #expect(overview.contains("\n  \(command) "), "the overview lists \(command)")

@@ -123,6 +123,41 @@ import Testing
     #expect(!after.contains("Latitude"))
   }
 
+  /// The anchor watch on a terminal: the swing circle and the distance to the anchor, then
+  /// an alarm (bell and a red line) that stays while the replay goes on, until `a`.
+  @Test func anchorWatchLatchesItsAlarmUntilAcknowledged() throws {
+    let tmux = try TmuxServer(shellNamed: "anchor", width: 120, height: 40)
+    defer { tmux.stop() }
+    try tmux.type(
+      Self.checkedLine(
+        "env -u NO_COLOR TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch --anchor 30 "
+          + "\(shellQuoted(RegionsCommandTests.dragLog)) --speed 20"))
+    let holding = try tmux.waitFor("the anchor watch") { $0.contains(#/Alarm       holding · \d+\.\d m to spare/#) }
+    #expect(holding.contains(#/Anchor      \d+\.\d m \d+° · swing 30\.0 m/#), "\(holding)")
+    #expect(try tmux.display("#{window_bell_flag}") == "0")
+    let alarm = try tmux.waitFor("the alarm") { $0.contains("DRAGGING — press a") && $0.contains("ANCHOR ALARM") }
+    #expect(alarm.contains("a acknowledge · q quit"))
+    #expect(
+      alarm.contains(#/ANCHOR ALARM 2026-03-14T08:0\d:\d\d\.000Z: 3\d\.\d m from the anchor \(swing radius 30 m\)/#))
+    // The anchor, west of the boat now, marked inside its circle on the map.
+    #expect(alarm.contains("×"))
+    #expect(try tmux.display("#{window_bell_flag}") == "1")
+    // In red, and latched: the replay goes on, and so does the alarm.
+    #expect(try tmux.capture(escapes: true).contains("\u{1B}[31m"))
+    let fixes = try #require(alarm.firstMatch(of: #/(\d+) fixes/#).flatMap { Int($0.output.1) })
+    let later = try tmux.waitFor("more fixes") { screen in
+      screen.firstMatch(of: #/(\d+) fixes/#).flatMap { Int($0.output.1) }.map { $0 > fixes + 10 } ?? false
+    }
+    #expect(later.contains("DRAGGING — press a"))
+    try tmux.send(["a"])
+    let acknowledged = try tmux.waitFor("the acknowledgement") { $0.contains("outside (acknowledged)") }
+    #expect(!acknowledged.contains("ANCHOR ALARM"))
+    #expect(!acknowledged.contains("a acknowledge"))
+    try tmux.send(["q"])
+    let after = try tmux.waitFor("the exit status") { Self.showsExitStatus($0) }
+    #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"))
+  }
+
   @Test func deniedSourceRestoresTheTerminalThenSaysWhy() throws {
     // As root every file is readable: only another user gets EACCES.
     let path = NSTemporaryDirectory() + "whereami-watch-secret-\(getpid()).nmea"

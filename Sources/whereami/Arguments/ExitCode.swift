@@ -8,6 +8,8 @@ import TrackExport
 enum ExitCode: Int32 {
   /// Done; the input may still have had rejected lines (they are counted, not fatal).
   case success = 0
+  /// `print --anchor`: the anchor alarm went off (the boat is outside its swing circle).
+  case anchorAlarm = 3
   /// The command line is wrong.
   case usage = 64
   /// An argument's value is not valid data (a malformed `--date`, say).

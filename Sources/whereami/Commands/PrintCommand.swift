@@ -35,6 +35,10 @@ enum PrintCommand {
         name: "count", value: "N",
         help: "End after N fixes printed (with --nmea: N sentences), like gpspipe -n; heading lines do not count."),
       IntervalFilter.spec,
+      OptionSpec(
+        name: "anchor", value: "RADIUS[@LAT,LON]",
+        help: "Anchor watch: end with exit code 3 once the boat is outside RADIUS metres of the anchor (at LAT,LON, "
+          + "else where the first fix is), saying so on standard error (and as a REGION object with --json)."),
     ] + SourceRun.specs,
     discussion: """
       SOURCE is an NMEA log file, - for standard input, a serial receiver (/dev/ttyUSB0,
@@ -167,6 +171,28 @@ enum PrintCommand {
     run.withLock { $0 = source }
     let json = arguments.has("json")
     let headingLines = arguments.has("heading")
+    // The anchor watch: its circle is monitored from the start when its position is
+    // given, else from the first fix; the alarm ends the run with its own exit code.
+    var anchor: AnchorWatch?
+    if let text = arguments.value("anchor") {
+      if nmea {
+        throw CommandError(message: "\(command): --anchor watches fixes, and --nmea prints sentences", code: .usage)
+      }
+      let (radius, position) = try RegionArguments.anchor(text, command: command)
+      anchor = AnchorWatch(radius: radius, position: position)
+      if let region = anchor?.region { source.manager.startMonitoring(for: region) }
+    }
+    let alarmed = Locked(false)
+    let regionEvent: ((RegionEvent, Bool) -> Bool)? =
+      anchor == nil
+      ? nil
+      : { event, _ in
+        guard anchor!.handle(event) else { return true }
+        alarmed.withLock { $0 = true }
+        printError("whereami: \(anchor!.alarmMessage(event))" + (isatty(STDERR_FILENO) == 1 ? "\u{7}" : ""))
+        if json { _ = output.write { $0.append(string: RegionLines.json(event) + "\n") } }
+        return false
+      }
     // JSON carries every heading report as ATT; text only with --heading. Without either,
     // headings still come, for the fix line's heading.
     let renderHeading: (Heading, Bool) -> Bool = { heading, severalDevices in
@@ -183,9 +209,17 @@ enum PrintCommand {
         }
       }
     }
-    let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: renderHeading) {
+    let session = LocationSession(
+      source, verbose: arguments.has("verbose"), renderHeading: renderHeading, regionEvent: regionEvent
+    ) {
       location, odometer, severalDevices, heading in
       if nmea { return true }
+      if anchor != nil, let region = anchor!.locate(location) {
+        printError(
+          "whereami: anchor dropped at \(fixed(location.latitude, 6)),\(fixed(location.longitude, 6)) (the first "
+            + "fix), swing radius \(fixed(region.resolutionRadius, 0)) m")
+        source.manager.startMonitoring(for: region)
+      }
       // Thinned for the output only: the odometer has counted the fix already.
       if interval != nil, !interval!.admits(location) { return true }
       let open = output.write(kind: location.device ?? "") { line in
@@ -213,6 +247,7 @@ enum PrintCommand {
     output.sayUnprinted(total: true)
     if let failure = output.finish() { throw failure }
     if code != .success { throw CommandError(message: nil, code: code) }
+    if alarmed.withLock({ $0 }) { throw CommandError(message: nil, code: .anchorAlarm) }
   }
 }
 

@@ -20,7 +20,8 @@ enum RegionsCommand {
         help: "A circle of RADIUS metres about LAT,LON (degrees); repeat for several."),
       OptionSpec(
         name: "geojson", value: "FILE",
-        help: "The Polygon, MultiPolygon and Point (with a radius property, metres) features of a GeoJSON file."),
+        help: "The Polygon, MultiPolygon and Point (with a radius property, metres) features of a GeoJSON file; "
+          + "repeat for several."),
       OptionSpec(
         name: "name-property", value: "KEY",
         help: "The feature property that names a GeoJSON region (default: name, else the feature's id)."),

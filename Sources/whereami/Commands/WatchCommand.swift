@@ -31,6 +31,10 @@ enum WatchCommand {
       OptionSpec(
         name: "motion", value: "SOURCE",
         help: "Also show acceleration, attitude, heading and shakes from a motion source (iio, iio:DIR, a sensor log)."),
+      OptionSpec(
+        name: "anchor", value: "RADIUS[@LAT,LON]",
+        help: "Anchor watch: an alarm (bell and a red line, until the a key) once the boat is outside RADIUS metres "
+          + "of the anchor (at LAT,LON, else where the first fix is); the map shows the swing circle."),
     ] + SourceRun.specs,
     discussion: """
       SOURCE is gpsd://HOST[:PORT][/DEVICE] (default $WHEREAMI_SOURCE, else
@@ -44,7 +48,12 @@ enum WatchCommand {
       the age of the fix, the satellites per constellation, and the track around the
       position in braille dots with the accuracy circle and a scale. Errors show on the
       status line. Keys: q quits (as do Ctrl-C and SIGTERM), Ctrl-L redraws, d or Tab
-      shows the next device when gpsd has several (the top line then says so).
+      shows the next device when gpsd has several (the top line then says so), a
+      acknowledges the anchor alarm.
+      With --anchor the view starts with the distance and bearing to the anchor and the
+      watch's state, and the map shows the swing circle; once the boat is outside it by
+      more than its position's uncertainty allows (see whereami regions), the terminal
+      bell rings every 3 s and the status line says so until a is pressed.
       When standard output is not a terminal, or TERM is dumb or unset, one line per fix is
       written instead, as 'whereami print' does. NO_COLOR turns colours off.
       """)
@@ -73,8 +82,12 @@ enum WatchCommand {
         throw CommandError(message: "watch: --motion: \(error.message)", code: .usage)
       }
     }
-    let session = WatchSession(
-      source: source, model: WatchModel(sourceName: source.name, options: options), display: display, motion: motion)
+    var model = WatchModel(sourceName: source.name, options: options)
+    if let text = arguments.value("anchor") {
+      let (radius, position) = try RegionArguments.anchor(text, command: spec.name)
+      model.anchor = AnchorWatch(radius: radius, position: position)
+    }
+    let session = WatchSession(source: source, model: model, display: display, motion: motion)
     try session.run()
   }
 

@@ -28,8 +28,13 @@ enum ManualPage {
   /// The exit codes, as the README lists them.
   static let exitCodes: [(code: ExitCode, meaning: String)] = [
     (.success, "Success; rejected input lines are counted (see summary), not fatal."),
+    (.anchorAlarm, "print --anchor: the anchor alarm went off (the boat left its swing circle)."),
     (.usage, "Usage error: unknown command or option, missing argument, a SOURCE that is not valid."),
-    (.dataError, "now, print, replay, trips: the input ended without a single fix."),
+    (
+      .dataError,
+      "now, print, replay, trips, regions: the input ended without a single fix; regions: a GeoJSON file that "
+        + "gives no regions."
+    ),
     (.noInput, "The source does not exist (no such file or device; gpsd does not manage the device)."),
     (.unavailable, "A gpsd or TCP source never answered; --wait keeps trying instead."),
     (.ioError, "Reading the source or writing the output failed."),
@@ -51,6 +56,8 @@ enum ManualPage {
     ("What a log holds, and the trips in it:", "whereami summary drive.nmea; whereami trips drive.nmea"),
     ("A GPX track of a log:", "whereami export --format gpx drive.nmea -o drive.gpx"),
     ("Fixes that a boat's network sends over UDP, as JSON:", "whereami print --json udp://"),
+    ("When the receiver enters or leaves a 200 m circle:", "whereami regions --region home=52.5,13.4,200"),
+    ("An anchor alarm for a 40 m swing circle:", "whereami watch --anchor 40 udp://"),
   ]
 
   /// The page.

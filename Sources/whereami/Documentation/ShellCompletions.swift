@@ -60,7 +60,7 @@ enum ShellCompletions {
   /// forms, for the commands that follow one.
   static func sources(_ command: CommandSpec) -> [String] {
     switch command.name {
-    case "now", "print", "trips", "watch", "export": ["gpsd://localhost:2947", "tcp://", "udp://", "-"]
+    case "now", "print", "trips", "regions", "watch", "export": ["gpsd://localhost:2947", "tcp://", "udp://", "-"]
     case "motion": ["iio", "iio:", "gpsd://localhost:2947", "-"]
     case "summary", "replay": ["-"]
     default: []

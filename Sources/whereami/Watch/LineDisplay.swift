@@ -46,6 +46,14 @@ final class LineDisplay: WatchDisplay, @unchecked Sendable {
     }
   }
 
+  /// The alarm as a line of its own among the fixes, and on standard error.
+  func alarm(_ model: WatchModel, _ event: RegionEvent) {
+    guard let anchor = model.anchor else { return }
+    output.write { $0.append(string: anchor.alarmMessage(event)) }
+    output.flush()
+    printError("whereami: \(anchor.alarmMessage(event))")
+  }
+
   func end() -> CommandError? {
     output.flush()
     return output.failure

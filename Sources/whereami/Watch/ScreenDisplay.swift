@@ -76,6 +76,21 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
     needsDrawing = true
   }
 
+  /// The bell at once; the screen shows the alarm, and rings again every few seconds until
+  /// it is acknowledged (``tick()``).
+  func alarm(_ model: WatchModel, _ event: RegionEvent) {
+    ring()
+  }
+
+  /// Seconds between bells while an alarm is latched.
+  static let bellInterval = 3.0
+  private var lastBell = -Double.infinity
+
+  private func ring() {
+    lastBell = SystemClock.monotonic()
+    _ = terminal.write("\u{7}")
+  }
+
   func end() -> CommandError? {
     sources.forEach { $0.cancel() }
     sources = []
@@ -92,6 +107,7 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
   private func tick() {
     guard !isSuspended else { return }
     if needsDrawing || SystemClock.monotonic() - lastDrawn >= 1 { draw() }
+    if session?.model.anchor?.alarm != nil, SystemClock.monotonic() - lastBell >= Self.bellInterval { ring() }
   }
 
   private func redrawWhole() {
@@ -130,6 +146,8 @@ final class ScreenDisplay: WatchDisplay, @unchecked Sendable {
         redrawWhole()
       case UInt8(ascii: "d"), UInt8(ascii: "D"), 0x09:  // d or Tab: the next gpsd device
         session?.showNextDevice()
+      case UInt8(ascii: "a"), UInt8(ascii: "A"):  // acknowledges the anchor alarm
+        session?.acknowledgeAlarm()
       default:
         break
       }

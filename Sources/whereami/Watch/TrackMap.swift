@@ -23,9 +23,13 @@ enum TrackMap {
 
   /// The map for a track (oldest point first) whose last point is `location`, as `rows`
   /// lines of `columns` cells: the drawing, then the scale bar on the last line.
-  static func render(track: [TrackPoint], location: Location?, columns: Int, rows: Int, units: UnitSystem)
-    -> [String]
-  {
+  ///
+  /// With a `circle` (an anchor's swing circle: degrees and metres), the map also takes in
+  /// the circle, drawn with its centre marked `×`.
+  static func render(
+    track: [TrackPoint], location: Location?, columns: Int, rows: Int, units: UnitSystem,
+    circle: (latitude: Double, longitude: Double, radius: Double)? = nil
+  ) -> [String] {
     guard columns > 0, rows > 0 else { return Array(repeating: "", count: max(0, rows)) }
     let canvasRows = rows >= 3 ? rows - 1 : rows
     guard let location else { return blank(columns: columns, rows: rows, message: "waiting for a fix") }
@@ -43,6 +47,13 @@ enum TrackMap {
     for point in projected {
       east = max(east, abs(point.east))
       north = max(north, abs(point.north))
+    }
+    let ring = circle.map { circle in
+      (centre: projection.project(latitude: circle.latitude, longitude: circle.longitude), radius: circle.radius)
+    }
+    if let ring {
+      east = max(east, abs(ring.centre.east) + ring.radius)
+      north = max(north, abs(ring.centre.north) + ring.radius)
     }
     let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
     let neededPerDot = max(
@@ -63,8 +74,21 @@ enum TrackMap {
       previous = here
     }
     canvas.circle(center: centre, radius: accuracy / metresPerDot)
+    var ringCell: (column: Int, row: Int)?
+    if let ring {
+      let middle = dot(ring.centre)
+      canvas.circle(center: middle, radius: ring.radius / metresPerDot)
+      ringCell = (middle.x / 2, middle.y / 4)
+    }
 
     var lines = canvas.lines()
+    if let ringCell, (0..<columns).contains(ringCell.column), (0..<canvasRows).contains(ringCell.row),
+      ringCell != (columns / 2, canvasRows / 2)
+    {
+      var marked = Array(lines[ringCell.row])
+      marked[ringCell.column] = "×"
+      lines[ringCell.row] = String(marked)
+    }
     var marked = Array(lines[canvasRows / 2])
     marked[columns / 2] = "●"
     lines[canvasRows / 2] = String(marked)

@@ -51,6 +51,8 @@ struct WatchModel: Sendable {
   private(set) var lastMessageAt: Double?
   /// Whether the source reached its end (a log file replayed to the last line).
   private(set) var ended = false
+  /// The anchor watch, with `--anchor`.
+  var anchor: AnchorWatch?
 
   /// Distance travelled, path length and displacement since the first fix.
   var odometer: TrackOdometer { movement.odometer }

@@ -65,6 +65,7 @@ enum WatchScreen {
   private static func titleLine(_ model: WatchModel, width: Int, style: ScreenStyle) -> String {
     var title = " whereami watch · " + model.sourceName
     var keys = "q quit "
+    if model.anchor?.alarm != nil { keys = "a acknowledge · " + keys }
     if model.devices.count > 1, let device = model.device {
       title += " · " + TextWidth.sanitized(device) + " (\(model.devices.index) of \(model.devices.count))"
       keys = "d next device · " + keys
@@ -77,6 +78,10 @@ enum WatchScreen {
   /// before the first fix, the latest message or that we wait; otherwise `receiving`,
   /// with the latest error or message (a rejected line under `-v`) and its age.
   static func statusText(_ model: WatchModel, now: Double) -> (text: String, attribute: ScreenStyle.Attribute?) {
+    // The anchor alarm before all else, until it is acknowledged.
+    if let anchor = model.anchor, let alarm = anchor.alarm {
+      return (anchor.alarmMessage(alarm) + " — press a to acknowledge", .red)
+    }
     if model.ended {
       return ("source ended — press q to quit", .yellow)
     }
@@ -164,9 +169,12 @@ enum WatchScreen {
   private static func mapLines(_ model: WatchModel, columns: Int, rows: Int, style: ScreenStyle) -> [String] {
     let header = TextWidth.spread(style.paint("Track", .bold), "N↑", columns)
     guard rows > 1 else { return rows == 1 ? [header] : [] }
+    let circle = model.anchor.flatMap { anchor in
+      anchor.position.map { (latitude: $0.latitude, longitude: $0.longitude, radius: anchor.radius) }
+    }
     let map = TrackMap.render(
       track: model.track.points, location: model.location, columns: columns, rows: rows - 1,
-      units: model.options.units)
+      units: model.options.units, circle: circle)
     return [header] + map
   }
 
@@ -209,7 +217,20 @@ enum WatchScreen {
     }
     // The device's own motion, with --motion.
     let sensors = model.motionPanel?.lines.map { line($0.0, $0.1) } ?? []
-    return [
+    // The anchor watch first: it is what the user watches for.
+    var anchorLines: [String] = []
+    if let anchor = model.anchor {
+      // Where the anchor is from here, and the swing radius.
+      var place = "swing " + WatchFormat.length(anchor.radius, units)
+      if let location, let to = anchor.toAnchor(from: location) {
+        place = WatchFormat.length(to.distance, units) + " " + fixed(to.bearing, 0) + "° · " + place
+      } else if anchor.position == nil {
+        place += " · drops at 1st fix"
+      }
+      anchorLines.append(line("Anchor", place))
+      anchorLines.append(line("Alarm", anchorText(anchor, location, units)))
+    }
+    return anchorLines + [
       line("Latitude", location.map { WatchFormat.latitude($0.latitude, coordinates) } ?? unknown),
       line("Longitude", location.map { WatchFormat.longitude($0.longitude, coordinates) } ?? unknown),
       line("Accuracy", accuracy),
@@ -232,6 +253,22 @@ enum WatchScreen {
         "Grid square",
         location.flatMap { Maidenhead.locator(latitude: $0.latitude, longitude: $0.longitude) } ?? unknown),
     ] + sensors
+  }
+
+  /// `holding · 12.3 m to spare`, `DRAGGING — press a`, `outside (acknowledged)`: the
+  /// watch's state, and how far the latest fix is from the swing circle.
+  static func anchorText(_ anchor: AnchorWatch, _ location: Location?, _ units: UnitSystem) -> String {
+    if anchor.alarm != nil { return "DRAGGING — press a" }
+    switch anchor.state {
+    case .inside:
+      guard let location, let to = anchor.toAnchor(from: location) else { return "holding" }
+      let spare = anchor.radius - to.distance
+      return spare >= 0
+        ? "holding · " + WatchFormat.length(spare, units) + " to spare"
+        : "holding · " + WatchFormat.length(-spare, units) + " out · noise"
+    case .outside: return "outside (acknowledged)"
+    case .unknown: return anchor.position == nil ? "waiting for the first fix" : "not known yet"
+    }
   }
 
   /// The 1-sigma errors east–west and north–south (gpsd's epx, epy): `E ±2.5 m  N ±3.1 m`.

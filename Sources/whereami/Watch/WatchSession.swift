@@ -15,6 +15,8 @@ protocol WatchDisplay: AnyObject {
   func begin(_ session: WatchSession)
   /// The model changed: a new fix (`location`), an error, or a message.
   func changed(_ model: WatchModel, fix location: Location?, error: LocationError?)
+  /// The anchor alarm went off: `model` shows it (sound the bell, write the line).
+  func alarm(_ model: WatchModel, _ event: RegionEvent)
   /// Stops showing and puts the terminal or the output in order; returns a failure of
   /// its own (output that could not be written). Called before the manager stops, so that
   /// a source slow to stop never keeps the terminal.
@@ -62,6 +64,8 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   init(source: SourceRun, model: WatchModel, display: any WatchDisplay, motion: (any MotionSource)? = nil) {
     self.source = source
     blank = model
+    // An anchor given with its position is watched from the first fix.
+    if let region = model.anchor?.region { source.manager.startMonitoring(for: region) }
     self.display = display
     self.motion = motion.map { MotionManager(source: $0, callbackQueue: source.queue) }
     source.manager.delegate = self
@@ -125,6 +129,12 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     guard !isFinished else { return }
     source.answered()
     let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
+    // Without a position, the anchor is where the boat is at the first fix: for every
+    // device's view, and those yet to report.
+    if let region = blank.anchor?.locate(location) {
+      for key in devices { _ = models[key]!.anchor?.locate(location) }
+      manager.startMonitoring(for: region)
+    }
     let device = register(location.device)
     models[device]!.add(location, at: SystemClock.wall(), zone: zone)
     // The screen shows the selected device (and redraws from `model`); a line display
@@ -144,6 +154,30 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
       for index in devices.indices { models[devices[index]]!.devices = (index + 1, devices.count) }
     }
     return key
+  }
+
+  func locationManager(
+    _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent
+  ) {
+    guard !isFinished else { return }
+    let device = register(event.device)
+    guard models[device]!.anchor?.handle(event) == true else {
+      display.changed(models[device]!, fix: nil, error: nil)
+      return
+    }
+    display.alarm(models[device]!, event)
+    display.changed(models[device]!, fix: nil, error: nil)
+  }
+
+  func locationManager(_ manager: LocationManager, monitoringDidFailFor region: Region?, withError error: LocationError)
+  {
+    note("\(error)")
+  }
+
+  /// Acknowledges the anchor alarm (key `a`) on every device's view. Call on the queue.
+  func acknowledgeAlarm() {
+    for key in devices { models[key]!.anchor?.acknowledge() }
+    display.changed(model, fix: nil, error: nil)
   }
 
   /// Shows the next device (key `d`), when the source has several. Call on the queue.
