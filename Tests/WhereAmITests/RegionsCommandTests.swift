@@ -92,6 +92,20 @@ import Testing
     #expect((120...160).contains(seconds), "exit at \(time)")
   }
 
+  /// The README's example is what the command prints, line for line.
+  @Test func theReadmeExampleIsTrue() throws {
+    let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let command = "$ whereami regions --geojson examples/tiergarten.geojson fixtures/walk.nmea\n"
+    let block = try #require(readme.components(separatedBy: command).dropFirst().first)
+    let shown = try #require(block.components(separatedBy: "\n```").first)
+    let result = try runWhereAmI([
+      "regions", "--geojson", Paths.packageRoot.appendingPathComponent("examples/tiergarten.geojson").path,
+      Paths.fixture("walk.nmea"),
+    ])
+    #expect(result.code == 0)
+    #expect(result.output == shown + "\n")
+  }
+
   @Test func invalidRegionsAreRefusedWithTheFeatureNamed() throws {
     let cases: [(text: String, message: String)] = [
       (
