@@ -299,3 +299,24 @@ import Testing
     #expect(try #require(monitor.state(of: tiny).threshold) > 5)
   }
 }
+
+extension RegionMonitorTests {
+  @Test func manyDevicesStayBounded() throws {
+    var monitor = RegionMonitor()
+    let circle = try Region(identifier: "c", latitude: 10, longitude: 20, radius: 100)
+    monitor.add(circle)
+    for device in 0..<(RegionMonitor.maximumDevices + 50) {
+      for second in 0..<2 {
+        var location = Location(
+          latitude: 10, longitude: 20, timeOfDay: TimeOfDay(microseconds: Int64(second) * 1_000_000))
+        location.horizontalAccuracy = 3
+        location.device = "sender \(device)"
+        _ = monitor.add(location)
+      }
+    }
+    #expect(monitor.devicesHeard.count == RegionMonitor.maximumDevices)
+    #expect(monitor.devicesHeard.last == "sender \(RegionMonitor.maximumDevices + 49)")
+    #expect(!monitor.devicesHeard.contains("sender 0"))
+    #expect(monitor.state(of: circle, device: "sender 300").state == .inside)
+  }
+}

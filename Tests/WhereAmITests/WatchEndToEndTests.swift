@@ -158,6 +158,30 @@ import Testing
     #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"))
   }
 
+  /// The anchor watch on a live source: a boat's network sending its receiver over UDP.
+  @Test func anchorWatchOnALiveUDPSource() throws {
+    let port = freeLoopbackPort()
+    let tmux = try TmuxServer(shellNamed: "anchor-udp", width: 120, height: 40)
+    defer { tmux.stop() }
+    try tmux.type(
+      Self.checkedLine(
+        "env TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch --anchor 30@48.137,11.575 "
+          + "udp://127.0.0.1:\(port)"))
+    #expect(waitUntil { udpPortIsBound(port) }, "whereami never bound port \(port)")
+    let sender = try DatagramSender(host: "127.0.0.1", port: port)
+    for cycle in RegionsCommandTests.drag {
+      try sender.send(cycle)
+      usleep(2000)
+    }
+    let alarm = try tmux.waitFor("the alarm") { $0.contains("DRAGGING — press a") && $0.contains("ANCHOR ALARM") }
+    #expect(alarm.contains(#/Anchor      \d+\.\d m 2\d\d° · swing 30\.0 m/#), "\(alarm)")
+    try tmux.send(["a"])
+    try tmux.waitFor("the acknowledgement") { $0.contains("outside (acknowledged)") }
+    try tmux.send(["q"])
+    let after = try tmux.waitFor("the exit status") { Self.showsExitStatus($0) }
+    #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"))
+  }
+
   @Test func deniedSourceRestoresTheTerminalThenSaysWhy() throws {
     // As root every file is readable: only another user gets EACCES.
     let path = NSTemporaryDirectory() + "whereami-watch-secret-\(getpid()).nmea"

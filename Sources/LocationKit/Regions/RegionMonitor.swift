@@ -86,6 +86,13 @@ public struct RegionMonitor: Sendable {
 
   private var devices: [String: Device] = [:]
   private var deviceOrder: [String] = []
+  /// When each device was last heard, by the count of fixes so far.
+  private var heardAt: [String: Int] = [:]
+  private var fixCount = 0
+
+  /// The most devices with states of their own; beyond, the one heard least recently is
+  /// forgotten.
+  public static let maximumDevices = 256
 
   /// A monitor watching nothing yet.
   public init() {}
@@ -136,9 +143,18 @@ public struct RegionMonitor: Sendable {
     guard location.hasTime else { return [] }
     let key = location.device ?? ""
     if devices[key] == nil {
+      // Bounded whatever the senders (a UDP port sprayed from many addresses): the device
+      // heard least recently is forgotten.
+      if deviceOrder.count >= Self.maximumDevices, let oldest = deviceOrder.min(by: { heardAt[$0]! < heardAt[$1]! }) {
+        devices[oldest] = nil
+        heardAt[oldest] = nil
+        deviceOrder.removeAll { $0 == oldest }
+      }
       devices[key] = Device()
       deviceOrder.append(key)
     }
+    fixCount += 1
+    heardAt[key] = fixCount
     let estimate = devices[key]!.estimator.add(location)
     devices[key]!.latest = (location, estimate)
     var events: [RegionEvent] = []
