@@ -113,3 +113,62 @@ import Testing
     }
   }
 }
+
+extension RegionGeometryTests {
+  /// A square of about 1 km in Spain.
+  static func square() throws -> Region {
+    let ring: [RegionPolygon.Vertex] = [
+      .init(latitude: 40.0, longitude: -3.7), .init(latitude: 40.0, longitude: -3.688),
+      .init(latitude: 40.009, longitude: -3.688), .init(latitude: 40.009, longitude: -3.7),
+    ]
+    return try Region(identifier: "square", polygons: [RegionPolygon(outer: ring)])
+  }
+
+  /// The distance to a geodesic edge by brute force: 4,001 points along it.
+  static func bruteDistance(_ latitude: Double, _ longitude: Double, to region: Region) -> Double {
+    guard case .polygons(let polygons) = region.shape else { return .nan }
+    var best = Double.infinity
+    for ring in polygons.flatMap(\.rings) {
+      for index in ring.indices {
+        let a = ring[index]
+        let b = ring[(index + 1) % ring.count]
+        let edge = Geodesic.wgs84.inverse(
+          latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+        for step in 0...4000 {
+          let point = Geodesic.wgs84.direct(
+            latitude: a.latitude, longitude: a.longitude, azimuth: edge.initialAzimuth,
+            distance: edge.distance * Double(step) / 4000)
+          best = min(
+            best,
+            Geodesic.wgs84.distance(
+              latitude1: point.latitude, longitude1: point.longitude, latitude2: latitude, longitude2: longitude))
+        }
+      }
+    }
+    return best
+  }
+
+  @Test func theAntipodeOfARegionIsNotInIt() throws {
+    let square = try Self.square()
+    #expect(square.contains(latitude: 40.004, longitude: -3.694))
+    // New Zealand, opposite: the ring winds round it too, seen from there.
+    #expect(!square.contains(latitude: -40.004, longitude: 176.306))
+    #expect(square.signedDistance(latitude: -40.004, longitude: 176.306) > 19_000_000)
+  }
+
+  @Test func pointsNearestAVertexAndFarAwayHaveTheBruteForceDistance() throws {
+    let square = try Self.square()
+    // Beyond a corner along its diagonal, 300 m and 30 km out, and 800 km away.
+    for (latitude, longitude) in [(40.0115, -3.6850), (40.25, -3.40), (47.0, 2.0), (39.99, -3.694)] {
+      let distance = square.signedDistance(latitude: latitude, longitude: longitude)
+      let brute = Self.bruteDistance(latitude, longitude, to: square)
+      // The brute force's points are 0.3 m apart: it is at most 0.15 m long.
+      #expect(distance > 0 && abs(distance - brute) < 0.2, "(\(latitude), \(longitude)): \(distance), brute \(brute)")
+    }
+  }
+
+  @Test func aRingOfAHemisphereOrMoreIsRefused() {
+    let equator = stride(from: -180.0, to: 180.0, by: 30).map { RegionPolygon.Vertex(latitude: 0, longitude: $0) }
+    #expect(throws: LocationError.self) { try RegionPolygon(outer: equator) }
+  }
+}

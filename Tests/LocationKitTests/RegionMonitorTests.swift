@@ -320,3 +320,30 @@ extension RegionMonitorTests {
     #expect(monitor.state(of: circle, device: "sender 300").state == .inside)
   }
 }
+
+extension RegionMonitorTests {
+  /// An uncertainty hovering about the region's size gives one unknown, not a flurry: the
+  /// state is decided again only once the threshold is below half the region.
+  @Test func anUncertaintyAboutTheRegionsSizeGivesNoFlurry() throws {
+    var monitor = RegionMonitor()
+    let circle = try Region(identifier: "c", latitude: 10, longitude: 20, radius: 30)
+    monitor.add(circle)
+    var events: [RegionEvent] = []
+    func fix(_ second: Int, accuracy: Double) {
+      var location = Location(
+        latitude: 10, longitude: 20, timeOfDay: TimeOfDay(microseconds: Int64(second) * 1_000_000))
+      location.horizontalAccuracy = accuracy
+      location.speed = 0
+      location.speedSource = .receiver
+      events += monitor.add(location)
+    }
+    for second in 0..<10 { fix(second, accuracy: 5) }
+    #expect(events.map(\.state) == [.inside])
+    // 40 m: 2.33 × 28 m is more than 30 m; 10 m: 16.5 m, below 30 m but above 15 m.
+    for second in 10..<70 { fix(second, accuracy: second % 2 == 0 ? 40 : 10) }
+    #expect(events.map(\.state) == [.inside, .unknown])
+    for second in 70..<80 { fix(second, accuracy: 5) }
+    #expect(events.map(\.state) == [.inside, .unknown, .inside])
+    #expect(events.last?.transition == nil)
+  }
+}

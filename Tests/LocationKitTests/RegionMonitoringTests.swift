@@ -110,7 +110,8 @@ import Testing
     }
     #expect(failures.map(\.0) == ["", "home", "tiny"])
     #expect(failures.map(\.1) == [.invalidSource, .invalidSource, .locationUnknown])
-    #expect(recorder.regionEvents.allSatisfy { $0.state == .unknown })
+    // "tiny" is never decided: its state stays unknown, with no event.
+    #expect(recorder.regionEvents.isEmpty)
     #expect(manager.monitoredRegions.map(\.identifier) == ["tiny"])
   }
 
@@ -121,5 +122,65 @@ import Testing
     #expect(recorder.wait { !$0.isEmpty })
     #expect(recorder.regionEvents.map(\.state) == [.unknown])
     #expect(recorder.regionEvents.first?.location == nil)
+  }
+}
+
+extension RegionMonitoringTests {
+  @Test func aCircleAboutTheNextFixMissesNoFix() throws {
+    let (manager, recorder) = try manager(Self.log)
+    try manager.startMonitoringCircle(identifier: "here", radius: 100)
+    #expect(manager.monitoredRegions.isEmpty)
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    let events = recorder.regionEvents
+    #expect(events.map(\.state) == [.inside, .outside, .unknown, .inside])
+    // Placed at the first fix, and decided with it.
+    let first = try #require(events.first)
+    #expect(first.location?.timeOfDay.description == "12:00:00.000")
+    guard case .circle(let latitude, let longitude, let radius) = first.region.shape else {
+      Issue.record("not a circle")
+      return
+    }
+    #expect(abs(latitude - 52.5) < 1e-7 && abs(longitude - 13.4) < 1e-7 && radius == 100)
+    #expect(manager.monitoredRegions.map(\.identifier) == ["here"])
+    #expect(throws: LocationError.self) { try manager.startMonitoringCircle(identifier: "x", radius: 0) }
+    #expect(throws: LocationError.self) { try manager.startMonitoringCircle(identifier: "", radius: 5) }
+  }
+
+  /// A delegate that asks for a region's state from inside its callbacks, as an app would
+  /// when it shows a fix: with a log read at full speed the queue is full, and the answer
+  /// must not wait for it.
+  final class Asking: LocationManagerDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `answers` is touched only on the manager's serial callback queue,
+    // and read after the run has ended (stopUpdating drained the queue).
+    let region: Region
+    var answers = 0
+    var ended = DispatchSemaphore(value: 0)
+    init(_ region: Region) { self.region = region }
+    func locationManager(_ manager: LocationManager, didUpdate location: Location, previous: Location?) {
+      manager.requestState(for: region)
+    }
+    func locationManager(
+      _ manager: LocationManager, didDetermineState state: RegionState, for region: Region, event: RegionEvent
+    ) {
+      if event.isRequested { answers += 1 }
+    }
+    func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+      if error.code == .sourceEnded { ended.signal() }
+    }
+  }
+
+  @Test func askingForAStateFromACallbackNeverWaitsForTheQueue() throws {
+    var text = ""
+    for second in 0..<600 { text += cycle(second, course: 0) }
+    let path = try temporaryLog(text)
+    let manager = LocationManager(source: NMEASource(.file(path: path)))
+    let delegate = Asking(Self.home)
+    manager.delegate = delegate
+    manager.startMonitoring(for: Self.home)
+    manager.startUpdatingLocation()
+    #expect(delegate.ended.wait(timeout: .now() + 60) == .success, "the run never ended: a deadlock")
+    manager.stopUpdating()
+    #expect(delegate.answers > 0)
   }
 }

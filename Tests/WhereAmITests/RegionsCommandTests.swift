@@ -181,9 +181,12 @@ import Testing
       dropped.error.contains(
         #/whereami: ANCHOR ALARM 2026-03-14T08:0\d:\d\d\.000Z: \d+\.\d m from the anchor \(swing radius 30 m\), bearing 2\d\d° to it/#
       ))
-    // It printed fixes until then, and no more.
+    // It printed fixes until the one that raised the alarm, and no more; the same each run.
     let printed = Self.lines(dropped.output)
+    let alarmTime = try #require(dropped.error.firstMatch(of: #/ANCHOR ALARM (\S+):/#)).output.1
+    #expect(printed.last?.hasPrefix(alarmTime) == true, "\(printed.last ?? "")")
     #expect((110...170).contains(printed.count), "\(printed.count) fixes printed")
+    #expect(try runWhereAmI(["print", "--anchor", "30", Self.dragLog]).output == dropped.output)
 
     let json = try runWhereAmI(["print", "--json", "--anchor", "30@48.137,11.575", Self.dragLog])
     #expect(json.code == 3)

@@ -131,7 +131,7 @@ import Testing
     try tmux.type(
       Self.checkedLine(
         "env -u NO_COLOR TERM=xterm-256color TZ=UTC \(shellQuoted(Paths.whereami)) watch --anchor 30 "
-          + "\(shellQuoted(RegionsCommandTests.dragLog)) --speed 20"))
+          + "\(shellQuoted(RegionsCommandTests.dragLog)) --speed 10"))
     let holding = try tmux.waitFor("the anchor watch") { $0.contains(#/Alarm       holding · \d+\.\d m to spare/#) }
     #expect(holding.contains(#/Anchor      \d+\.\d m \d+° · swing 30\.0 m/#), "\(holding)")
     #expect(try tmux.display("#{window_bell_flag}") == "0")

@@ -70,6 +70,11 @@ public final class LocationManager: Sendable {
     var regionMonitor = RegionMonitor()
     /// The regions said to be too small for the position's uncertainty, this run.
     var unresolvableRegions: Set<String> = []
+    /// Circles to place about the next fix with a position and a time.
+    var pendingCircles: [(identifier: String, radius: Double)] = []
+    /// Counts the changes of regions' states, so that one the watchdog made is not
+    /// delivered after a fix has decided again (its thread and the source's race).
+    var regionEpoch = 0
   }
 
   /// What the manager does when its delegate, or an ``updates`` consumer, falls behind
@@ -191,8 +196,9 @@ public final class LocationManager: Sendable {
   public var movementRecognizers: [String: MovementRecognizer] { state.withLock { $0.recognizers } }
 
   /// The regions being monitored (``startMonitoring(for:)``), in the order they were
-  /// added. They stay monitored across stops and starts of updates; each start determines
-  /// their states afresh.
+  /// added; a circle of ``startMonitoringCircle(identifier:radius:)`` once its fix has
+  /// placed it. They stay monitored across stops and starts of updates; each start
+  /// determines their states afresh.
   public var monitoredRegions: [Region] { state.withLock { $0.regionMonitor.regions } }
 
   /// Starts telling when the receiver enters and leaves `region`
@@ -208,19 +214,37 @@ public final class LocationManager: Sendable {
   /// and a time, before ``desiredAccuracy`` and ``distanceFilter``.
   public func startMonitoring(for region: Region) {
     guard !region.identifier.isEmpty else {
-      let error = LocationError(.invalidSource, "a region needs an identifier")
-      channel.deliver(.regionFailure(region, error), isCurrent: { true }) { [self] _ in
-        state.withLock { $0.delegate }?.locationManager(self, monitoringDidFailFor: region, withError: error)
-      }
+      deliverAsked(.regionFailure(region, LocationError(.invalidSource, "a region needs an identifier")), key: "")
       return
     }
-    state.withLock { $0.regionMonitor.add(region) }
+    state.withLock { state in
+      state.pendingCircles.removeAll { $0.identifier == region.identifier }
+      state.regionMonitor.add(region)
+    }
+  }
+
+  /// Starts monitoring a circle of `radius` metres about where the receiver is at the next
+  /// fix with a position and a time, named `identifier`: an anchor watch, or "tell me when
+  /// I have left here". The circle is placed while that fix is handled, before the regions
+  /// see it, so that no fix escapes it; from then on it is a monitored region like any
+  /// other (``monitoredRegions``, events whose ``RegionEvent/region`` has the centre). A
+  /// region of the same identifier is replaced. Throws ``LocationError/Code/invalidSource``
+  /// for a radius that is not positive and finite, or an empty identifier.
+  public func startMonitoringCircle(identifier: String, radius: Double) throws(LocationError) {
+    guard !identifier.isEmpty else { throw LocationError(.invalidSource, "a region needs an identifier") }
+    _ = try Region(identifier: identifier, latitude: 0, longitude: 0, radius: radius)
+    state.withLock { state in
+      state.regionMonitor.remove(identifier: identifier)
+      state.pendingCircles.removeAll { $0.identifier == identifier }
+      state.pendingCircles.append((identifier, radius))
+    }
   }
 
   /// Stops monitoring the region with `region`'s identifier.
   public func stopMonitoring(for region: Region) {
     state.withLock { state in
       state.regionMonitor.remove(identifier: region.identifier)
+      state.pendingCircles.removeAll { $0.identifier == region.identifier }
       state.unresolvableRegions.remove(region.identifier)
     }
   }
@@ -228,31 +252,36 @@ public final class LocationManager: Sendable {
   /// Asks for `region`'s state now: the delegate hears it as
   /// ``LocationManagerDelegate/locationManager(_:didDetermineState:for:event:)`` (and
   /// ``updates`` as ``LocationEvent/region(_:)``), with ``RegionEvent/isRequested`` set, once
-  /// per device heard (once, unknown, before any fix). A region not monitored is reported
-  /// to ``LocationManagerDelegate/locationManager(_:monitoringDidFailFor:withError:)`` as
-  /// ``LocationError/Code/invalidSource``.
+  /// per device heard (once, unknown, before any fix), also while updates are stopped. A
+  /// region not monitored is reported to
+  /// ``LocationManagerDelegate/locationManager(_:monitoringDidFailFor:withError:)`` as
+  /// ``LocationError/Code/invalidSource``. It may be called from a callback: the answer
+  /// comes after it, never waiting for the queue.
   public func requestState(for region: Region) {
-    let events: [LocationEvent] = state.withLock { state in
+    let events: [(LocationEvent, String)] = state.withLock { state in
       guard let monitored = state.regionMonitor.regions.first(where: { $0.identifier == region.identifier }) else {
-        return [
-          .regionFailure(region, LocationError(.invalidSource, "region \(region.identifier) is not monitored"))
-        ]
+        let error = LocationError(.invalidSource, "region \(region.identifier) is not monitored")
+        return [(.regionFailure(region, error), region.identifier)]
       }
       let devices = state.regionMonitor.devicesHeard
-      if devices.isEmpty { return [.region(state.regionMonitor.state(of: monitored))] }
-      return devices.map { .region(state.regionMonitor.state(of: monitored, device: $0)) }
-    }
-    for event in events {
-      channel.deliver(event, isCurrent: { true }) { [self] event in
-        let delegate = state.withLock { $0.delegate }
-        switch event {
-        case .region(let regionEvent): Self.tell(regionEvent, to: delegate, of: self)
-        case .regionFailure(let region, let error):
-          delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
-        default: break
-        }
+      if devices.isEmpty { return [(.region(state.regionMonitor.state(of: monitored)), monitored.identifier)] }
+      return devices.map {
+        (.region(state.regionMonitor.state(of: monitored, device: $0)), monitored.identifier + " " + $0)
       }
     }
+    for (event, key) in events { deliverAsked(event, key: key) }
+  }
+
+  /// An event a call asked for (a state requested, a region refused): it never waits for
+  /// the queue, since the call may come from a callback, which holds the queue; a newer one
+  /// of the same `key` replaces it while it waits. During a run it is that run's, as the
+  /// source's events are; while stopped, the delegate has it.
+  private func deliverAsked(_ event: LocationEvent, key: String) {
+    let generation = state.withLock { $0.running ? $0.generation : nil }
+    channel.deliver(
+      event, replacing: "asked " + key,
+      isCurrent: { [self] in generation.map { generation in state.withLock { $0.generation == generation } } ?? true }
+    ) { [self] event in tell(event) }
   }
 
   /// How many fixes this run of updates has set aside as physically implausible, by
@@ -393,7 +422,7 @@ public final class LocationManager: Sendable {
       state.headingInterval = nil
       state.headingUnknownReported = false
       state.deviceClocks = [:]
-      state.regionMonitor = state.regionMonitor.regions.reduce(into: RegionMonitor()) { $0.add($1) }
+      state.regionMonitor.forgetStates()
       state.unresolvableRegions = []
       // The heading filter measures from the first heading of this run.
       state.heading = nil
@@ -467,15 +496,31 @@ public final class LocationManager: Sendable {
           state.bestLeftOut = location
         }
         if let movement { events.append(.movement(movement)) }
+        if !state.pendingCircles.isEmpty, location.hasTime {
+          for circle in state.pendingCircles {
+            // Checked when asked for: the radius is valid.
+            if let region = try? Region(
+              identifier: circle.identifier, latitude: location.latitude, longitude: location.longitude,
+              radius: circle.radius)
+            {
+              state.regionMonitor.add(region)
+            }
+          }
+          state.pendingCircles = []
+        }
         if !state.regionMonitor.regions.isEmpty {
-          for event in state.regionMonitor.add(location) { events.append(.region(event)) }
+          let changes = state.regionMonitor.add(location)
+          if !changes.isEmpty { state.regionEpoch += 1 }
+          for event in changes { events.append(.region(event)) }
           Self.noteUnresolvable(device: device, &events, &state)
         }
       case .noFix(let sky):
         noteCycle(&state, now)
         if let device = sky.device, !device.isEmpty { Self.noteDevice(device, &state, now) }
         events.append(.sky(sky))
-        for event in state.regionMonitor.lose(device: sky.device ?? "") { events.append(.region(event)) }
+        let lost = state.regionMonitor.lose(device: sky.device ?? "")
+        if !lost.isEmpty { state.regionEpoch += 1 }
+        for event in lost { events.append(.region(event)) }
         if !state.unknownReported {
           state.unknownReported = true
           events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
@@ -483,7 +528,9 @@ public final class LocationManager: Sendable {
       case .error(let error):
         if error.code == .locationUnknown {
           state.unknownReported = true
-          for event in state.regionMonitor.lose(device: error.device) { events.append(.region(event)) }
+          let lost = state.regionMonitor.lose(device: error.device)
+          if !lost.isEmpty { state.regionEpoch += 1 }
+          for event in lost { events.append(.region(event)) }
         }
         // A requested location that never met the accuracy: the best there was, before
         // the end is said (as at the deadline).
@@ -638,7 +685,21 @@ public final class LocationManager: Sendable {
     return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
   }
 
-  private func deliver(_ event: LocationEvent, _ generation: Int) {
+  /// The watchdog's region states made unknown by a silence (`device` `nil`: the whole
+  /// source's), delivered unless a fix has changed a state since: a fix handled on the
+  /// source's thread meanwhile may deliver first, and a stale unknown after it would stay.
+  private func deliverLoss(device: String?, _ generation: Int) {
+    let (lost, epoch): ([RegionEvent], Int) = state.withLock { state in
+      let lost = state.regionMonitor.lose(device: device)
+      if !lost.isEmpty { state.regionEpoch += 1 }
+      return (lost, state.regionEpoch)
+    }
+    for event in lost {
+      deliver(.region(event), generation) { $0.regionEpoch == epoch }
+    }
+  }
+
+  private func deliver(_ event: LocationEvent, _ generation: Int, stillValid: (@Sendable (State) -> Bool)? = nil) {
     var key: String?
     if state.withLock({ $0.deliveryPolicy }) == .newestLocation {
       switch event {
@@ -649,7 +710,8 @@ public final class LocationManager: Sendable {
       }
     }
     channel.deliver(
-      event, replacing: key, isCurrent: { [self] in state.withLock { $0.generation == generation } },
+      event, replacing: key,
+      isCurrent: { [self] in state.withLock { $0.generation == generation && stillValid?($0) != false } },
       waited: { [self] in
         state.withLock { state in
           // The source starts afresh: neither the wait nor the interval across it counts.
@@ -659,26 +721,29 @@ public final class LocationManager: Sendable {
           Self.restartDeviceClocks(&state, now)
         }
       }
-    ) { [self] event in
-      let delegate = state.withLock { $0.delegate }
-      switch event {
-      case .update(let location, let previous):
-        delegate?.locationManager(self, didUpdate: location, previous: previous)
-      case .failure(let error):
-        delegate?.locationManager(self, didFailWithError: error)
-      case .movement(let movement):
-        delegate?.locationManager(self, didRecognize: movement)
-      case .setAside(let location, let reason):
-        delegate?.locationManager(self, didSetAside: location, because: reason)
-      case .sky(let sky):
-        delegate?.locationManager(self, didUpdateSky: sky)
-      case .heading(let heading):
-        delegate?.locationManager(self, didUpdateHeading: heading)
-      case .region(let regionEvent):
-        Self.tell(regionEvent, to: delegate, of: self)
-      case .regionFailure(let region, let error):
-        delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
-      }
+    ) { [self] event in tell(event) }
+  }
+
+  /// Calls the delegate with `event`. On the callback queue.
+  private func tell(_ event: LocationEvent) {
+    let delegate = state.withLock { $0.delegate }
+    switch event {
+    case .update(let location, let previous):
+      delegate?.locationManager(self, didUpdate: location, previous: previous)
+    case .failure(let error):
+      delegate?.locationManager(self, didFailWithError: error)
+    case .movement(let movement):
+      delegate?.locationManager(self, didRecognize: movement)
+    case .setAside(let location, let reason):
+      delegate?.locationManager(self, didSetAside: location, because: reason)
+    case .sky(let sky):
+      delegate?.locationManager(self, didUpdateSky: sky)
+    case .heading(let heading):
+      delegate?.locationManager(self, didUpdateHeading: heading)
+    case .region(let regionEvent):
+      Self.tell(regionEvent, to: delegate, of: self)
+    case .regionFailure(let region, let error):
+      delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
     }
   }
 
@@ -740,8 +805,7 @@ public final class LocationManager: Sendable {
         return Self.silentDevices(&state, SystemClock.monotonic())
       }
       for (device, timeout) in silentDevices {
-        let lost = state.withLock { $0.regionMonitor.lose(device: device) }
-        lost.forEach { deliver(.region($0), generation) }
+        deliverLoss(device: device, generation)
         var error = LocationError(
           .locationUnknown,
           "no data from \(device) for \(Self.tenths(timeout)) s (\(source.name): its other devices report)")
@@ -770,8 +834,7 @@ public final class LocationManager: Sendable {
           ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
             + "(not an NMEA receiver, or the wrong baud rate?)"
           : "no data from \(source.name) for \(seconds) s"
-        let lost = state.withLock { $0.regionMonitor.lose() }
-        lost.forEach { deliver(.region($0), generation) }
+        deliverLoss(device: nil, generation)
         deliver(.failure(LocationError(.locationUnknown, message)), generation)
       }
     }

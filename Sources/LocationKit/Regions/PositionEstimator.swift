@@ -59,6 +59,7 @@ struct PositionEstimator: Sendable {
   private var time = 0.0
   private var intervals = RecentIntervals()
   private var intervalCount = 0
+  private var lastEstimate: Estimate?
   private var east: [Double] = []
   private var north: [Double] = []
 
@@ -70,6 +71,7 @@ struct PositionEstimator: Sendable {
   /// Forgets every fix (a fix loss: what comes after is not carried across it).
   mutating func reset() {
     samples = []
+    lastEstimate = nil
     last = nil
     projection = nil
     carried = (0, 0)
@@ -82,10 +84,12 @@ struct PositionEstimator: Sendable {
     let velocity = Self.velocity(of: location)
     if let last {
       let elapsed = TrackClock.elapsed(from: last.location, to: location)
+      // The same epoch again (a repeated cycle, a duplicated datagram): nothing new.
+      if elapsed == 0 { return lastEstimate }
       // Time going back, or a gap of more than three of the receiver's cycles: nothing
       // before it is carried across.
       // (The median needs three intervals: before, any gap is carried across.)
-      if elapsed <= 0 || (intervalCount >= 3 && intervals.median.map({ elapsed > 3 * $0 }) == true) {
+      if elapsed < 0 || (intervalCount >= 3 && intervals.median.map({ elapsed > 3 * $0 }) == true) {
         let kept = (intervals, intervalCount)
         reset()
         (intervals, intervalCount) = kept
@@ -115,10 +119,15 @@ struct PositionEstimator: Sendable {
     let sample = Sample(
       time: time, east: here.east, north: here.north, carriedEast: carried.east, carriedNorth: carried.north)
     while let first = samples.first, first.time < time - Self.window { samples.removeFirst() }
-    if samples.last.map({ time - $0.time >= Self.window / Double(Self.capacity) }) ?? true {
-      samples.append(sample)
-    } else {
+    // The newest fix is always the last sample. The one it follows stays once it is a
+    // spacing after the one kept before it; until then each new fix replaces it (a 10 Hz
+    // receiver keeps a fix a second).
+    if samples.count >= 2,
+      samples[samples.count - 1].time - samples[samples.count - 2].time < Self.window / Double(Self.capacity)
+    {
       samples[samples.count - 1] = sample
+    } else {
+      samples.append(sample)
     }
 
     let usesVelocities = velocity != nil && velocitiesMissingAt < (samples.first?.time ?? time)
@@ -162,8 +171,9 @@ struct PositionEstimator: Sendable {
     let stated = Self.statedSigma(of: location)
     guard let sigma = stated.map({ max($0, spread ?? 0) }) ?? spread else { return nil }
     let (latitude, longitude) = Self.unproject(here, from: projection!)
-    return Estimate(
+    lastEstimate = Estimate(
       latitude: latitude, longitude: longitude, sigma: sigma, usesVelocities: usesVelocities, samples: samples.count)
+    return lastEstimate
   }
 
   /// The place `point` metres east and north of the projection's centre stands for.

@@ -105,6 +105,17 @@ public struct RegionPolygon: Sendable, Equatable {
   public let rings: [[Vertex]]
   /// The area in square metres inside the outer ring and outside the holes.
   public let area: Double
+  /// Each ring's cap: the middle of its vertices and the farthest vertex from it, metres.
+  /// A cap smaller than a hemisphere holds every geodesic between its points, so a point
+  /// beyond it is outside the ring; this keeps the winding test, which cannot tell a point
+  /// from its antipode, to the ring's own side of the Earth.
+  private let caps: [Cap]
+
+  private struct Cap: Sendable, Equatable {
+    var latitude: Double
+    var longitude: Double
+    var reach: Double
+  }
 
   /// A vertex of a ring, degrees.
   public struct Vertex: Sendable, Equatable {
@@ -143,6 +154,26 @@ public struct RegionPolygon: Sendable, Equatable {
     }
     self.rings = rings
     area = max(0, rings.enumerated().reduce(0) { $0 + ($1.offset == 0 ? 1 : -1) * Self.ringArea($1.element) })
+    var caps: [Cap] = []
+    for (index, ring) in rings.enumerated() {
+      let what = index == 0 ? "its outer ring" : "hole \(index)"
+      guard let middle = AzimuthalProjection(centreOf: ring.map { ($0.latitude, $0.longitude) }) else {
+        throw LocationError(.invalidSource, "region \(name): \(what) spans the whole Earth")
+      }
+      let reach =
+        ring.map {
+          Geodesic.wgs84.distance(
+            latitude1: middle.latitude, longitude1: middle.longitude, latitude2: $0.latitude, longitude2: $0.longitude)
+        }.max() ?? 0
+      // A quarter of the meridian: a ring must enclose less than a hemisphere.
+      guard reach < 10_000_000 else {
+        throw LocationError(
+          .invalidSource,
+          "region \(name): \(what) reaches \(Int(reach / 1000)) km from its middle (a hemisphere or more)")
+      }
+      caps.append(Cap(latitude: middle.latitude, longitude: middle.longitude, reach: reach))
+    }
+    self.caps = caps
   }
 
   /// The area a ring encloses, square metres, from an azimuthal equidistant projection
@@ -164,7 +195,14 @@ public struct RegionPolygon: Sendable, Equatable {
     var inside = false
     var nearest = Double.infinity
     for (index, ring) in rings.enumerated() {
-      let (winding, distance) = Self.look(from: (latitude, longitude), at: ring)
+      var (winding, distance) = Self.look(from: (latitude, longitude), at: ring)
+      let cap = caps[index]
+      if winding,
+        Geodesic.wgs84.distance(
+          latitude1: cap.latitude, longitude1: cap.longitude, latitude2: latitude, longitude2: longitude) > cap.reach
+      {
+        winding = false
+      }
       nearest = min(nearest, distance)
       if index == 0 {
         inside = winding

@@ -76,6 +76,10 @@ public struct RegionMonitor: Sendable {
   private struct Status: Sendable {
     var state = RegionState.unknown
     var lastKnown: RegionState?
+    /// Whether the state is unknown because the uncertainty was larger than the region:
+    /// it is decided again only once the threshold is below half the region's size, so
+    /// that an uncertainty hovering about it gives no flurry of unknown states.
+    var unresolved = false
   }
 
   private struct Device: Sendable {
@@ -97,23 +101,40 @@ public struct RegionMonitor: Sendable {
   /// A monitor watching nothing yet.
   public init() {}
 
+  /// Where each region is in ``regions``, by identifier.
+  private var index: [String: Int] = [:]
+
   /// Starts watching `region`, in state unknown for every device; replaces a region of the
-  /// same identifier (whose states are forgotten).
+  /// same identifier, in its place (its states are forgotten).
   public mutating func add(_ region: Region) {
-    remove(identifier: region.identifier)
-    regions.append(region)
+    if let place = index[region.identifier] {
+      regions[place] = region
+      for device in deviceOrder { devices[device]?.statuses[region.identifier] = nil }
+    } else {
+      index[region.identifier] = regions.count
+      regions.append(region)
+    }
   }
 
   /// Stops watching the region named `identifier`.
   public mutating func remove(identifier: String) {
-    regions.removeAll { $0.identifier == identifier }
+    guard let place = index.removeValue(forKey: identifier) else { return }
+    regions.remove(at: place)
+    for later in regions[place...] { index[later.identifier]! -= 1 }
     for device in deviceOrder { devices[device]?.statuses[identifier] = nil }
   }
 
-  /// The state of `region` for `device` (`nil`: the source's one receiver, or the last
-  /// device heard), as an event with ``RegionEvent/isRequested`` set.
+  /// Forgets every device and state, keeping the regions (a new run of updates).
+  public mutating func forgetStates() {
+    devices = [:]
+    deviceOrder = []
+    heardAt = [:]
+  }
+
+  /// The state of `region` for `device` (`nil`: the source's one receiver, or the device
+  /// heard last), as an event with ``RegionEvent/isRequested`` set.
   public func state(of region: Region, device: String? = nil) -> RegionEvent {
-    let key = device ?? deviceOrder.last ?? ""
+    let key = device ?? heardAt.max(by: { $0.value < $1.value })?.key ?? ""
     var event = RegionEvent(region: region, state: devices[key]?.statuses[region.identifier]?.state ?? .unknown)
     event.isRequested = true
     event.device = key.isEmpty ? nil : key
@@ -170,12 +191,18 @@ public struct RegionMonitor: Sendable {
         threshold = margin
         if margin >= region.resolutionRadius {
           next = .unknown
+          status.unresolved = true
+        } else if status.unresolved, margin >= region.resolutionRadius / 2 {
+          // Still too coarse to decide again.
         } else if signed > margin {
           next = .outside
+          status.unresolved = false
         } else if signed < -margin {
           next = .inside
+          status.unresolved = false
         }
       }
+      devices[key]!.statuses[region.identifier] = status
       guard next != status.state else { continue }
       var event = RegionEvent(region: region, state: next)
       if next != .unknown {

@@ -180,7 +180,7 @@ enum PrintCommand {
       }
       let (radius, position) = try RegionArguments.anchor(text, command: command)
       anchor = AnchorWatch(radius: radius, position: position)
-      if let region = anchor?.region { source.manager.startMonitoring(for: region) }
+      anchor!.start(on: source.manager)
     }
     let alarmed = Locked(false)
     let regionEvent: ((RegionEvent, Bool) -> Bool)? =
@@ -214,11 +214,10 @@ enum PrintCommand {
     ) {
       location, odometer, severalDevices, heading in
       if nmea { return true }
-      if anchor != nil, let region = anchor!.locate(location) {
+      if anchor != nil, anchor!.learnPosition(from: source.manager), let position = anchor!.position {
         printError(
-          "whereami: anchor dropped at \(fixed(location.latitude, 6)),\(fixed(location.longitude, 6)) (the first "
-            + "fix), swing radius \(fixed(region.resolutionRadius, 0)) m")
-        source.manager.startMonitoring(for: region)
+          "whereami: anchor dropped at \(fixed(position.latitude, 6)),\(fixed(position.longitude, 6)) (the first "
+            + "fix), swing radius \(fixed(anchor!.radius, 0)) m")
       }
       // Thinned for the output only: the odometer has counted the fix already.
       if interval != nil, !interval!.admits(location) { return true }

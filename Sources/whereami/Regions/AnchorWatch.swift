@@ -32,28 +32,49 @@ struct AnchorWatch: Sendable {
     self.position = position
   }
 
-  /// The circle to monitor, once the anchor's position is known.
-  var region: Region? {
-    guard let position else { return nil }
-    return try? Region(
-      identifier: Self.identifier, latitude: position.latitude, longitude: position.longitude, radius: radius)
+  /// The last state known (inside or outside), across unknown stretches.
+  private var lastKnown: RegionState?
+
+  /// Starts the watch on `manager`: the circle about the given position, or about the next
+  /// fix (the manager places it as it handles that fix, so that no fix escapes it).
+  func start(on manager: LocationManager) {
+    if let position {
+      if let region = try? Region(
+        identifier: Self.identifier, latitude: position.latitude, longitude: position.longitude, radius: radius)
+      {
+        manager.startMonitoring(for: region)
+      }
+    } else {
+      // The radius was checked when parsed.
+      try? manager.startMonitoringCircle(identifier: Self.identifier, radius: radius)
+    }
   }
 
-  /// Takes in a fix: the first one drops the anchor when no position was given. Returns the
-  /// region to start monitoring when the anchor was dropped just now.
-  mutating func locate(_ location: Location) -> Region? {
-    guard position == nil, location.hasTime else { return nil }
-    position = (location.latitude, location.longitude)
-    return region
+  /// Learns where the anchor was dropped, from the manager's regions (once a fix has placed
+  /// it); `true` just when it learns it.
+  mutating func learnPosition(from manager: LocationManager) -> Bool {
+    guard position == nil,
+      case .circle(let latitude, let longitude, _) = manager.monitoredRegions.first(where: {
+        $0.identifier == Self.identifier
+      })?.shape
+    else { return false }
+    position = (latitude, longitude)
+    return true
   }
 
   /// Takes in a region event; `true` when it raises the alarm now: the boat is outside
-  /// (a crossing, or the first decision already outside), and no alarm is latched.
+  /// and was not known to be before (a crossing, or the first decision already outside;
+  /// not a fix lost and found outside again), and no alarm is latched.
   mutating func handle(_ event: RegionEvent) -> Bool {
     guard event.region.identifier == Self.identifier, !event.isRequested else { return false }
+    if position == nil, case .circle(let latitude, let longitude, _) = event.region.shape {
+      position = (latitude, longitude)
+    }
     state = event.state
     lastEvent = event
-    guard event.state == .outside, alarm == nil else { return false }
+    let before = lastKnown
+    if event.state != .unknown { lastKnown = event.state }
+    guard event.state == .outside, before != .outside, alarm == nil else { return false }
     alarm = event
     alarms += 1
     return true

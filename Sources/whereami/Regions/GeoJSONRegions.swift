@@ -52,6 +52,8 @@ enum GeoJSONRegions {
     } else {
       name = properties?["name"]?.nameText ?? feature["id"]?.nameText ?? label
     }
+    // Shown on terminals: no control characters from a file.
+    name = TextWidth.sanitized(name)
     if name.isEmpty { name = label }
     if name != label { label += " (\"\(name)\")" }
     guard let geometry = feature["geometry"], geometry != .null else {

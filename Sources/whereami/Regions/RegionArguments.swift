@@ -7,15 +7,18 @@ import LocationKit
 /// Regions from the command line: `--region NAME=LAT,LON,RADIUS`, `--geojson FILE` and
 /// `--anchor RADIUS[@LAT,LON]`.
 enum RegionArguments {
-  /// The largest GeoJSON file read: the regions' vertices are all kept.
-  static let maximumFileSize = 64 << 20
+  /// The largest GeoJSON file read: it is parsed whole, at some twenty times its size.
+  static let maximumFileSize = 8 << 20
+  /// The most vertices of all regions together (a circle counts one): every fix is
+  /// measured against each, by a geodesic, about a microsecond each.
+  static let maximumVertices = 20_000
 
   /// A circle from `NAME=LAT,LON,RADIUS` (degrees, degrees, metres).
   static func circle(_ text: String, command: String) throws(CommandError) -> Region {
     let usage = CommandError(
       message: "\(command): --region '\(text)' is not NAME=LAT,LON,RADIUS (degrees, degrees, metres)", code: .usage)
     guard let equals = text.lastIndex(of: "=") else { throw usage }
-    let name = String(text[..<equals])
+    let name = TextWidth.sanitized(String(text[..<equals]))
     let numbers = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
       .map { Double($0.trimmingSpaces) }
     guard !name.isEmpty, numbers.count == 3, let latitude = numbers[0], let longitude = numbers[1],
@@ -57,6 +60,18 @@ enum RegionArguments {
       } catch {
         throw CommandError(message: "\(command): \(path): \(error.message)", code: .dataError)
       }
+    }
+    let vertices = regions.reduce(0) { total, region in
+      switch region.shape {
+      case .circle: total + 1
+      case .polygons(let polygons): total + polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } }
+      }
+    }
+    if vertices > maximumVertices {
+      throw CommandError(
+        message: "\(command): the regions have \(vertices) vertices in all, more than \(maximumVertices) (each fix is "
+          + "measured against every one): simplify the polygons",
+        code: .dataError)
     }
     var seen: Set<String> = []
     for region in regions where !seen.insert(region.identifier).inserted {

@@ -49,7 +49,7 @@ final class LineDisplay: WatchDisplay, @unchecked Sendable {
   /// The alarm as a line of its own among the fixes, and on standard error.
   func alarm(_ model: WatchModel, _ event: RegionEvent) {
     guard let anchor = model.anchor else { return }
-    output.write { $0.append(string: anchor.alarmMessage(event)) }
+    output.write { $0.append(string: anchor.alarmMessage(event) + "\n") }
     output.flush()
     printError("whereami: \(anchor.alarmMessage(event))")
   }

@@ -64,8 +64,8 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   init(source: SourceRun, model: WatchModel, display: any WatchDisplay, motion: (any MotionSource)? = nil) {
     self.source = source
     blank = model
-    // An anchor given with its position is watched from the first fix.
-    if let region = model.anchor?.region { source.manager.startMonitoring(for: region) }
+    // The anchor watch, from the first fix.
+    model.anchor?.start(on: source.manager)
     self.display = display
     self.motion = motion.map { MotionManager(source: $0, callbackQueue: source.queue) }
     source.manager.delegate = self
@@ -129,11 +129,10 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     guard !isFinished else { return }
     source.answered()
     let zone = location.timestamp.flatMap { LocalZone.system(at: $0.secondsSinceEpoch) }
-    // Without a position, the anchor is where the boat is at the first fix: for every
+    // Without a position, the anchor is where the boat was at the first fix: for every
     // device's view, and those yet to report.
-    if let region = blank.anchor?.locate(location) {
-      for key in devices { _ = models[key]!.anchor?.locate(location) }
-      manager.startMonitoring(for: region)
+    if blank.anchor?.learnPosition(from: manager) == true {
+      for key in devices { _ = models[key]!.anchor?.learnPosition(from: manager) }
     }
     let device = register(location.device)
     models[device]!.add(location, at: SystemClock.wall(), zone: zone)
