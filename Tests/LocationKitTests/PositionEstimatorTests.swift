@@ -91,3 +91,50 @@ extension PositionEstimatorTests {
     #expect(next?.samples == before.samples + 1)
   }
 }
+
+extension PositionEstimatorTests {
+  /// The estimate of a receiver standing still is where it stands, to a millimetre,
+  /// anywhere: at a pole, across the antimeridian, on the equator.
+  @Test(arguments: [(48.137, 11.575), (89.9999, 45.0), (-90.0, 0.0), (10.0, 179.99999), (0.0, -180.0), (-33.9, 151.2)])
+  func aReceiverStandingStillIsWhereItStands(place: (Double, Double)) throws {
+    var estimator = PositionEstimator()
+    var estimate: PositionEstimator.Estimate?
+    for second in 0..<10 {
+      var location = Location(
+        latitude: place.0, longitude: place.1, timeOfDay: TimeOfDay(microseconds: Int64(second) * 1_000_000))
+      location.horizontalAccuracy = 3
+      estimate = estimator.add(location)
+    }
+    let last = try #require(estimate)
+    let off = Geodesic.wgs84.distance(
+      latitude1: place.0, longitude1: place.1, latitude2: last.latitude, longitude2: last.longitude)
+    #expect(off < 0.001, "\(place): \(off) m off")
+  }
+
+  /// A car at 30 m/s for ten minutes, north and east across 18 km and a new plane every
+  /// 20 km: the carried median stays on the track.
+  @Test func aFastCarStaysOnTheTrack() throws {
+    var estimator = PositionEstimator()
+    var worst = 0.0
+    for second in 0..<600 {
+      let point = Geodesic.wgs84.direct(latitude: 69.6, longitude: 18.9, azimuth: 45, distance: 30 * Double(second))
+      var location = Location(
+        latitude: point.latitude, longitude: point.longitude,
+        timeOfDay: TimeOfDay(microseconds: Int64(second) * 1_000_000))
+      location.horizontalAccuracy = 3
+      location.speed = 30
+      location.course = point.finalAzimuth
+      location.speedSource = .receiver
+      guard let estimate = estimator.add(location) else { continue }
+      #expect(estimate.usesVelocities)
+      worst = max(
+        worst,
+        Geodesic.wgs84.distance(
+          latitude1: point.latitude, longitude1: point.longitude, latitude2: estimate.latitude,
+          longitude2: estimate.longitude))
+    }
+    // Courses of the geodesic sampled once a second, integrated by trapezoids: their error
+    // over 120 s of a gently curving course (on a Mercator-like view) is centimetres.
+    #expect(worst < 0.5, "the carried median was \(worst) m off the track")
+  }
+}

@@ -15,7 +15,7 @@ import Testing
     var name: String
     var estimates = 0
     var carried = 0
-    /// Fixes whose estimate is farther from them than 6 sigmas of the estimate's
+    /// Fixes whose carried estimate is farther from them than 6 sigmas of the estimate's
     /// uncertainty.
     var far = 0
     var worstRatio = 0.0
@@ -40,6 +40,9 @@ import Testing
       let apart = Geodesic.wgs84.distance(
         latitude1: estimate.latitude, longitude1: estimate.longitude, latitude2: location.latitude,
         longitude2: location.longitude)
+      // Without velocities the estimate is the median of 5 s, behind a moving receiver by
+      // design; carried, it is where the receiver is now.
+      guard estimate.usesVelocities else { return }
       let ratio = apart / estimate.sigma
       figures.worstRatio = max(figures.worstRatio, ratio)
       if ratio > 6 { figures.far += 1 }
@@ -51,7 +54,10 @@ import Testing
 
   /// For a fix and an estimate each off the truth by at most one sigma per axis, Gaussian,
   /// their distance is Rayleigh with a scale of √2 sigmas: past 6 sigmas once in 8,100.
-  /// Allowing 1 % of a log's fixes leaves room for the real receivers' heavier tails.
+  /// Real receivers have heavier tails: one that holds its position and then steps, or
+  /// flips between the cells its coordinates are rounded to, surprises the spread it has
+  /// measured so far. So: at most 5 % of a log's carried estimates (at least one) past 6
+  /// sigmas, none past 12, and over the whole corpus at most 1 %.
   @Test func theEstimateStaysWithTheFixesOnEveryCorpusLog() throws {
     let logs = corpusLogs
     #expect(logs.count >= 100, "the gpsd corpus is missing")
@@ -64,11 +70,20 @@ import Testing
             + "\(figures.far) far, worst \(String(format: "%.1f", figures.worstRatio)) sigmas")
       }
     }
-    for figures in all where figures.estimates > 0 {
+    for figures in all where figures.carried > 0 {
       #expect(
-        Double(figures.far) <= 0.01 * Double(figures.estimates),
-        "\(figures.name): \(figures.far) of \(figures.estimates) estimates more than 6 sigmas from their fix")
+        Double(figures.far) <= max(1, 0.05 * Double(figures.carried)),
+        "\(figures.name): \(figures.far) of \(figures.carried) carried estimates more than 6 sigmas from their fix")
+      #expect(figures.worstRatio <= 12, "\(figures.name): a carried estimate \(figures.worstRatio) sigmas from its fix")
     }
+    let far = all.reduce(0) { $0 + $1.far }
+    let carried = all.reduce(0) { $0 + $1.carried }
+    if ProcessInfo.processInfo.environment["WHEREAMI_REGION_REPORT"] == "1" {
+      print(
+        "region corpus: \(far) of \(carried) carried estimates past 6 sigmas, on \(all.filter { $0.carried > 0 }.count) logs"
+      )
+    }
+    #expect(Double(far) <= 0.01 * Double(carried), "\(far) of \(carried) carried estimates past 6 sigmas")
     #expect(all.filter { $0.carried > 0 }.count >= 30, "the Doppler carrying ran on few logs")
   }
 }

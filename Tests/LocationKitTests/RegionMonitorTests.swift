@@ -306,7 +306,7 @@ extension RegionMonitorTests {
     let circle = try Region(identifier: "c", latitude: 10, longitude: 20, radius: 100)
     monitor.add(circle)
     for device in 0..<(RegionMonitor.maximumDevices + 50) {
-      for second in 0..<2 {
+      for second in 0..<5 {
         var location = Location(
           latitude: 10, longitude: 20, timeOfDay: TimeOfDay(microseconds: Int64(second) * 1_000_000))
         location.horizontalAccuracy = 3

@@ -165,6 +165,15 @@ enum PrintCommand {
     } else if nmea {
       passThrough = { bytes in pass(bytes, nil) }
     }
+    // Checked before the source exists: once it does, the pass-through closure and the run
+    // hold each other until the end.
+    var parsedAnchor: (radius: Double, position: (latitude: Double, longitude: Double)?)?
+    if let text = arguments.value("anchor") {
+      if nmea {
+        throw CommandError(message: "\(command): --anchor watches fixes, and --nmea prints sentences", code: .usage)
+      }
+      parsedAnchor = try RegionArguments.anchor(text, command: command)
+    }
     let source = try SourceRun(
       arguments, address: address, command: command, replaySpeed: replaySpeed, label: "whereami.print",
       passThrough: passThrough, decoded: decoded)
@@ -174,12 +183,8 @@ enum PrintCommand {
     // The anchor watch: its circle is monitored from the start when its position is
     // given, else from the first fix; the alarm ends the run with its own exit code.
     var anchor: AnchorWatch?
-    if let text = arguments.value("anchor") {
-      if nmea {
-        throw CommandError(message: "\(command): --anchor watches fixes, and --nmea prints sentences", code: .usage)
-      }
-      let (radius, position) = try RegionArguments.anchor(text, command: command)
-      anchor = AnchorWatch(radius: radius, position: position)
+    if let parsedAnchor {
+      anchor = AnchorWatch(radius: parsedAnchor.radius, position: parsedAnchor.position)
       anchor!.start(on: source.manager)
     }
     let alarmed = Locked(false)
