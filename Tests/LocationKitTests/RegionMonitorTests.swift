@@ -82,17 +82,26 @@ import Testing
 
   // MARK: No false event
 
+  /// A day standing 20 m from the centre of a 30 m circle (10 m inside), with a fix loss
+  /// of 3 to 60 s an hour: the simulator and the circle.
+  static func standingDay(_ seed: UInt64, sendsSpeed: Bool, multipathPerHour: Double) throws -> (
+    TrackSimulator, Region
+  ) {
+    var simulator = TrackSimulator(
+      receiver: receiver(seed, sendsSpeed: sendsSpeed, multipathPerHour: multipathPerHour),
+      phases: [.stand(seconds: 86_400)])
+    simulator.outagesWhileStanding = true
+    simulator.meanTimeBetweenOutages = 3600
+    let centre = offset(simulator, azimuth: Double(seed) * 47, metres: 20)
+    return (simulator, try Region(identifier: "anchor", latitude: centre.0, longitude: centre.1, radius: 30))
+  }
+
   /// Standing 10 m inside a 30 m circle for a day, with multipath excursions of up to 25 m
   /// (two an hour) and fix losses of 3 to 60 s (one an hour): never an exit. With Doppler
   /// speeds the excursions are told from movement; without them, see the next test.
   @Test(arguments: (1...UInt64(max(1, seedCount))).map { $0 })
   func aDayStandingInsideGivesNoExit(seed: UInt64) throws {
-    var simulator = TrackSimulator(
-      receiver: Self.receiver(seed, sendsSpeed: true, multipathPerHour: 2), phases: [.stand(seconds: 86_400)])
-    simulator.outagesWhileStanding = true
-    simulator.meanTimeBetweenOutages = 3600
-    let centre = Self.offset(simulator, azimuth: Double(seed) * 47, metres: 20)
-    let circle = try Region(identifier: "anchor", latitude: centre.0, longitude: centre.1, radius: 30)
+    let (simulator, circle) = try Self.standingDay(seed, sendsSpeed: true, multipathPerHour: 2)
     let run = Self.monitor(simulator.generate(seed: seed), [circle])
     let exits = run.events.filter { $0.event.transition == .exited }
     let inside = run.events.filter { $0.event.state == .inside }.count
@@ -109,12 +118,7 @@ import Testing
   /// multipath gives no exit (with it, the README says what happens).
   @Test(arguments: (1...UInt64(max(1, seedCount))).map { $0 })
   func aDayStandingInsideWithoutSpeedsGivesNoExit(seed: UInt64) throws {
-    var simulator = TrackSimulator(
-      receiver: Self.receiver(seed, sendsSpeed: false, multipathPerHour: 0), phases: [.stand(seconds: 86_400)])
-    simulator.outagesWhileStanding = true
-    simulator.meanTimeBetweenOutages = 3600
-    let centre = Self.offset(simulator, azimuth: Double(seed) * 47, metres: 20)
-    let circle = try Region(identifier: "anchor", latitude: centre.0, longitude: centre.1, radius: 30)
+    var (simulator, circle) = try Self.standingDay(seed, sendsSpeed: false, multipathPerHour: 0)
     let run = Self.monitor(simulator.generate(seed: seed + 100), [circle])
     let exits = run.events.filter { $0.event.transition == .exited }
     if Self.reports {
