@@ -193,7 +193,7 @@ import Testing
         "time", "segment", "lat", "lon", "mode", "quality", "eph", "accuracySource", "altMSL", "altHAE", "geoidSep",
         "epv", "speed", "track", "climb", "heading", "magvar", "hdop", "vdop", "pdop", "satellitesUsed",
         "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement", "device",
-        "speedSource", "geoidSource",
+        "speedSource", "geoidSource", "movingTime", "stoppedTime",
       ])
     #expect(rows.count == reference.count + 1)
     let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
@@ -206,6 +206,17 @@ import Testing
     let stopped = rows.filter { $0[0].hasPrefix("2025-12-31T23:57:2") }
     #expect(!stopped.isEmpty && stopped.allSatisfy { $0[column["track"]!].isEmpty })
     #expect(rows[1][column["quality"]!] == "GPS" && rows[1][column["satellitesUsed"]!] == "12")
+    // The moving and standing times so far end at the summary's. Moving time only grows;
+    // standing time gives back what turns out to have been the start of a movement.
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(runWhereAmI(["summary", "--json", log]).output.utf8))
+        as? [String: Any])
+    for name in ["movingTime", "stoppedTime"] {
+      let times = rows.dropFirst().map { Double($0[column[name]!])! }
+      #expect(abs(times.last! - (summary[name] as? Double ?? -1)) < 0.0005, "\(name): \(times.last!)")
+      if name == "movingTime" { #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "it went back") }
+    }
+    #expect(Double(rows[1][column["movingTime"]!]) == 0 && Double(rows[1][column["stoppedTime"]!]) == 0)
   }
 
   @Test func jsonLinesAreThoseOfPrintJSON() throws {

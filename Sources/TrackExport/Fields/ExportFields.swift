@@ -66,6 +66,12 @@ public struct ExportField: Sendable {
     // (`receiver`, `EGM96`).
     ExportField(name: "speedSource") { $0.location.speedSource.map { .text($0.description) } ?? .missing },
     ExportField(name: "geoidSource") { $0.location.geoidSource.map { .text($0.description) } ?? .missing },
+    // Last, for the same reason: the odometer's moving and standing time up to this fix,
+    // which grow as `distance` does, so that a day's share of them is a difference of two
+    // rows (a time decided late, when a stop turns out to have been movement, lands in
+    // the row that decided it).
+    ExportField(name: "movingTime") { .number($0.odometer.movingTime, decimals: 3) },
+    ExportField(name: "stoppedTime") { .number($0.odometer.stoppedTime, decimals: 3) },
   ]
 
   /// A number of the location, `missing` when unknown or not finite.

@@ -34,12 +34,18 @@ public struct TrackDistances: Sendable {
   public var pathLength: Double
   /// Straight distance from the first fix, metres.
   public var displacement: Double
+  /// Seconds moving so far, as the odometer decides (``/LocationKit/TrackOdometer/movingTime``).
+  public var movingTime: Double
+  /// Seconds standing still so far (``/LocationKit/TrackOdometer/stoppedTime``).
+  public var stoppedTime: Double
 
   /// The figures of `odometer` now.
   public init(_ odometer: TrackOdometer) {
     distance = odometer.distance
     pathLength = odometer.pathLength
     displacement = odometer.displacement
+    movingTime = odometer.movingTime
+    stoppedTime = odometer.stoppedTime
   }
 }
 
