@@ -63,6 +63,12 @@ import Testing
   }
 
   static var seedCount: Int { OdometerAccuracyTests.seedCount }
+  /// The seeds of the day-long cases (86,400 fixes each): one unless
+  /// `WHEREAMI_ODOMETER_SEEDS` asks for more, as the README's figures did (10).
+  static let daySeeds: [UInt64] = {
+    let asked = ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_SEEDS"].flatMap(Int.init)
+    return (1...UInt64(max(1, asked ?? 1))).map { $0 }
+  }()
   static let reports = ProcessInfo.processInfo.environment["WHEREAMI_REGION_REPORT"] == "1"
 
   /// A point `metres` from the start along `azimuth`.
@@ -99,7 +105,7 @@ import Testing
   /// Standing 10 m inside a 30 m circle for a day, with multipath excursions of up to 25 m
   /// (two an hour) and fix losses of 3 to 60 s (one an hour): never an exit. With Doppler
   /// speeds the excursions are told from movement; without them, see the next test.
-  @Test(arguments: (1...UInt64(max(1, seedCount))).map { $0 })
+  @Test(arguments: daySeeds)
   func aDayStandingInsideGivesNoExit(seed: UInt64) throws {
     let (simulator, circle) = try Self.standingDay(seed, sendsSpeed: true, multipathPerHour: 2)
     let run = Self.monitor(simulator.generate(seed: seed), [circle])
@@ -116,7 +122,7 @@ import Testing
 
   /// Without speeds, an excursion cannot be told from movement: the same day without
   /// multipath gives no exit (with it, the README says what happens).
-  @Test(arguments: (1...UInt64(max(1, seedCount))).map { $0 })
+  @Test(arguments: daySeeds)
   func aDayStandingInsideWithoutSpeedsGivesNoExit(seed: UInt64) throws {
     var (simulator, circle) = try Self.standingDay(seed, sendsSpeed: false, multipathPerHour: 0)
     let run = Self.monitor(simulator.generate(seed: seed + 100), [circle])
