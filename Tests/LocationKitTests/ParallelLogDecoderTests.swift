@@ -38,6 +38,15 @@ import Testing
   static func parallel(
     _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil
   ) throws -> (Transcript, decodedInOrder: Int, chunks: Int) {
+    let (transcript, decoder) = try decodedInParallel(path, options, jobs: jobs, chunkSize: chunkSize, warmUp: warmUp)
+    let size = Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64)
+    return (transcript, decoder.chunksDecodedInOrder, (size + chunkSize - 1) / chunkSize)
+  }
+
+  /// The transcript, and the decoder with its counts of chunks and reasons.
+  static func decodedInParallel(
+    _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil
+  ) throws -> (Transcript, ParallelLogDecoder) {
     var transcript = Transcript()
     var decoder = ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)
     if let warmUp { decoder.warmUp = warmUp }
@@ -45,7 +54,7 @@ import Testing
     defer { close(descriptor) }
     let size = Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64)
     transcript.statistics = try decoder.decode(descriptor, size: size) { transcript.record($0) }
-    return (transcript, decoder.chunksDecodedInOrder, (size + chunkSize - 1) / chunkSize)
+    return (transcript, decoder)
   }
 
   static var everyOption: NMEADecoder.Options {
@@ -91,11 +100,12 @@ import Testing
   @Test func aDatedLogIsDecodedInParallelAcrossMidnightAndFixLosses() throws {
     let log = try GeneratedLog(cycles: 6000, start: 23 * 3600 + 58 * 60, dated: true, lossEvery: 700)
     let expected = try Self.serial(log.path, NMEADecoder.Options())
-    let (transcript, inOrder, chunks) = try Self.parallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 20_011)
+    let (transcript, decoder) = try Self.decodedInParallel(
+      log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 20_011)
     #expect(transcript == expected)
-    #expect(chunks > 40)
+    #expect(decoder.chunks > 40)
     // The warm-up reached the state at every cut: the work was really shared.
-    #expect(inOrder == 0)
+    #expect(decoder.chunksDecodedInOrder == 0 && decoder.chunksInOrderByReason.isEmpty)
     #expect(expected.events.contains { $0.contains("2026-12-02") }, "the log crosses midnight")
   }
 
@@ -106,9 +116,11 @@ import Testing
     var options = NMEADecoder.Options()
     options.date = CalendarDate(year: 2026, month: 12, day: 1)
     let expected = try Self.serial(log.path, options)
-    let (transcript, inOrder, _) = try Self.parallel(log.path, options, jobs: 2, chunkSize: 8192)
+    let (transcript, decoder) = try Self.decodedInParallel(log.path, options, jobs: 2, chunkSize: 8192)
     #expect(transcript == expected)
-    #expect(inOrder > 0)
+    #expect(decoder.chunksDecodedInOrder > 0)
+    // Each such chunk says why: the date its decoder could not learn.
+    #expect(decoder.chunksInOrderByReason == [.state(.date): decoder.chunksDecodedInOrder])
     #expect(
       expected.events.contains { $0.contains("2026-12-02") },
       "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
@@ -138,8 +150,8 @@ import Testing
     bytes.append(contentsOf: (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) })
     try bytes.write(to: URL(fileURLWithPath: log.path))
     let expected = try Self.serial(log.path, Self.everyOption)
-    let (transcript, inOrder, _) = try Self.parallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
-    #expect(inOrder > 0)
+    let (transcript, decoder) = try Self.decodedInParallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
+    #expect(decoder.chunksInOrderByReason[.notDecodedAhead, default: 0] > 0, "\(decoder.chunksInOrderByReason)")
     #expect(transcript == expected)
   }
 

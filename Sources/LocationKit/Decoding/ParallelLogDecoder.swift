@@ -40,6 +40,12 @@ public struct ParallelLogDecoder: Sendable {
   /// reach the state, or they were too long or had too many events to keep), after
   /// ``decode(_:size:isCancelled:progress:_:)``.
   public private(set) var chunksDecodedInOrder = 0
+  /// How many chunks with bytes the file was cut into, after
+  /// ``decode(_:size:isCancelled:progress:_:)``.
+  public private(set) var chunks = 0
+  /// Why chunks were decoded in order, with how many for each reason: all but
+  /// ``ChunkInOrderReason/notDecodedAhead`` cost the chunk's decoding twice.
+  public private(set) var chunksInOrderByReason: [ChunkInOrderReason: Int] = [:]
 
   /// The most memory a chunk's events may take, per byte of the chunk (and at least
   /// 3 MB): a chunk with more (lines that are each rejected, or `print --nmea`'s copy of
@@ -154,9 +160,18 @@ public struct ParallelLogDecoder: Sendable {
         spareEvents.withLock { $0.append(events) }
       }
       guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
-      if let start = chunk.start, let end = chunk.end, start.continuesLike(decoder),
-        Self.mergesExactly(decoder.statistics, end.statistics)
-      {
+      chunks += 1
+      let inOrder: ChunkInOrderReason?
+      if let start = chunk.start, let end = chunk.end {
+        if let difference = start.difference(from: decoder) {
+          inOrder = .state(difference)
+        } else {
+          inOrder = Self.mergesExactly(decoder.statistics, end.statistics) ? nil : .unknownSentenceList
+        }
+      } else {
+        inOrder = .notDecodedAhead
+      }
+      if let start = chunk.start, let end = chunk.end, inOrder == nil {
         let shift = decoder.line - start.line
         let delivered = chunk.events.withUnsafeMutableBufferPointer { events in
           guard let first = events.baseAddress else { return true }
@@ -179,6 +194,7 @@ public struct ParallelLogDecoder: Sendable {
         decoder.statistics = statistics
       } else {
         chunksDecodedInOrder += 1
+        if let inOrder { chunksInOrderByReason[inOrder, default: 0] += 1 }
         var stopped = false
         try SystemIO.read(descriptor, chunk.range, through: buffer) { piece in
           decoder.decode(piece) { event in
@@ -223,6 +239,35 @@ public struct ParallelLogDecoder: Sendable {
       return .rejected(rejection)
     }
   }
+}
+
+/// Why ``ParallelLogDecoder`` decoded a chunk in order on the calling thread rather than
+/// use a worker's decoding of it.
+public enum ChunkInOrderReason: Hashable, Sendable, CustomStringConvertible {
+  /// The worker's decoder, after its warm-up, still differed from the decoder that read
+  /// everything before the chunk, in this part of its state.
+  case state(DecoderStateDifference)
+  /// The chunk's unknown sentence types would have been listed differently: the list of
+  /// them by address is full, and which addresses it holds depends on their order.
+  case unknownSentenceList
+  /// No worker decoded it: it had no line start for four chunks' length, or more events
+  /// than memory keeps (``ParallelLogDecoder/eventBytesPerChunkByte``). Decoded once.
+  case notDecodedAhead
+
+  /// A few words a user reads: `the sky view differed`.
+  public var description: String {
+    switch self {
+    case .state(let difference): "the \(Self.words[difference] ?? difference.rawValue) differed"
+    case .unknownSentenceList: "the list of unknown sentence types was full"
+    case .notDecodedAhead: "too long or too many events to decode ahead"
+    }
+  }
+
+  private static let words: [DecoderStateDifference: String] = [
+    .halfReadLine: "half-read line", .openCycle: "open cycle", .date: "date", .previousFix: "previous fix",
+    .pendingAccuracy: "pending accuracy", .fixMode: "fix mode", .headingOrVariation: "heading or variation",
+    .completedFix: "completed fix", .cycleEnd: "cycle end", .skyView: "sky view",
+  ]
 }
 
 /// Where the chunks of a file begin: nominally every `chunkSize` bytes, in fact at the

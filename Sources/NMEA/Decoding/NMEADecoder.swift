@@ -164,10 +164,16 @@ public struct NMEADecoder {
   /// Whether this decoder will turn whatever bytes follow into the same events as `other`,
   /// line numbers apart: the same half-read line, open cycle, history and learned habits
   /// (see ``FixAssembler/continuesLike(_:)``). Statistics and options are not compared.
-  package func continuesLike(_ other: NMEADecoder) -> Bool {
-    framer.continuesLike(other.framer) && assembler.continuesLike(other.assembler)
-      // A date comment seeds only a decoder that has neither seen one nor dated a cycle.
-      && (sawDate == other.sawDate || (assembler.isDated && other.assembler.isDated))
+  package func continuesLike(_ other: NMEADecoder) -> Bool { difference(from: other) == nil }
+
+  /// The first part of the state in which this decoder differs from `other`, so that it
+  /// would not continue like it (``continuesLike(_:)``); `nil` when it would.
+  package func difference(from other: NMEADecoder) -> DecoderStateDifference? {
+    guard framer.continuesLike(other.framer) else { return .halfReadLine }
+    if let difference = assembler.difference(from: other.assembler) { return difference }
+    // A date comment seeds only a decoder that has neither seen one nor dated a cycle.
+    guard sawDate == other.sawDate || (assembler.isDated && other.assembler.isDated) else { return .date }
+    return nil
   }
 
   /// Renumbers the lines by `offset`: a decoder that started inside a file learns which

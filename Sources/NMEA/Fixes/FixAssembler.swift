@@ -172,20 +172,33 @@ public struct FixAssembler {
   ///
   /// An assembler started partway into a log (``NMEADecoder``'s parallel decoding) is
   /// checked this way against the one that read everything before it.
-  package func continuesLike(_ other: FixAssembler) -> Bool {
+  package func continuesLike(_ other: FixAssembler) -> Bool { difference(from: other) == nil }
+
+  /// The first part of the state in which this assembler differs from `other`; `nil` when
+  /// it would make the same fixes (``continuesLike(_:)``).
+  package func difference(from other: FixAssembler) -> DecoderStateDifference? {
     func modeAge(_ assembler: FixAssembler) -> Int? {
       assembler.statedMode.map { min(assembler.cycleCount - $0.cycle, Self.modeCarryCycles + 1) }
     }
-    return hasCycle == other.hasCycle && (!hasCycle || cycle == other.cycle) && dates == other.dates
-      && previous == other.previous && pendingErrors?.0 == other.pendingErrors?.0
-      && pendingErrors?.1 == other.pendingErrors?.1 && pendingEstimate?.0 == other.pendingEstimate?.0
-      && pendingEstimate?.1 == other.pendingEstimate?.1 && statedMode?.mode == other.statedMode?.mode
-      && modeAge(self) == modeAge(other) && headingReading == other.headingReading
-      && lastVariation == other.lastVariation && completedFix == other.completedFix
-      && cycleEnder == other.cycleEnder && lastKindInCycle == other.lastKindInCycle
-      && previousCandidate == other.previousCandidate && keptForAnotherCycle == other.keptForAnotherCycle
-      && cycleHasEnded == other.cycleHasEnded
-      && sky.continuesLike(other.sky, cycle: cycleCount, otherCycle: other.cycleCount)
+    guard hasCycle == other.hasCycle && (!hasCycle || cycle == other.cycle) else { return .openCycle }
+    guard dates == other.dates else { return .date }
+    guard previous == other.previous else { return .previousFix }
+    guard
+      pendingErrors?.0 == other.pendingErrors?.0 && pendingErrors?.1 == other.pendingErrors?.1
+        && pendingEstimate?.0 == other.pendingEstimate?.0 && pendingEstimate?.1 == other.pendingEstimate?.1
+    else { return .pendingAccuracy }
+    guard statedMode?.mode == other.statedMode?.mode && modeAge(self) == modeAge(other) else { return .fixMode }
+    guard headingReading == other.headingReading && lastVariation == other.lastVariation else {
+      return .headingOrVariation
+    }
+    guard completedFix == other.completedFix else { return .completedFix }
+    guard
+      cycleEnder == other.cycleEnder && lastKindInCycle == other.lastKindInCycle
+        && previousCandidate == other.previousCandidate && keptForAnotherCycle == other.keptForAnotherCycle
+        && cycleHasEnded == other.cycleHasEnded
+    else { return .cycleEnd }
+    guard sky.continuesLike(other.sky, cycle: cycleCount, otherCycle: other.cycleCount) else { return .skyView }
+    return nil
   }
 
   /// Whether a date has been seen, so that seeding one changes nothing.

@@ -16,7 +16,12 @@ enum SummaryCommand {
     minimumArguments: 1,
     maximumArguments: nil,
     options: [
-      OptionSpec(name: "json", value: nil, help: "One JSON object per file (and a total for several files).")
+      OptionSpec(name: "json", value: nil, help: "One JSON object per file (and a total for several files)."),
+      OptionSpec(
+        name: "verbose", short: "v", value: nil,
+        help:
+          "Say on standard error how each file was split across threads, and why chunks were decoded again in order."
+      ),
     ] + DecodeOptions.specs,
     discussion:
       "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows.")
@@ -32,7 +37,8 @@ enum SummaryCommand {
     for path in arguments.positionals {
       let input = try InputFile(path: path)
       var summary = TrackSummary()
-      summary.statistics = try input.decode(options, parallelism) { event in
+      let split: ((String) -> Void)? = arguments.has("verbose") ? { printError("whereami: \(input.name): \($0)") } : nil
+      summary.statistics = try input.decode(options, parallelism, split: split) { event in
         // Taken out of the event, not copied.
         if case .fix(let fix) = consume event { summary.add(fix) }
       }

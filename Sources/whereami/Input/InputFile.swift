@@ -51,19 +51,25 @@ struct InputFile: ~Copyable {
   }
 
   /// Decodes the whole input: a regular file on several threads when `parallelism` says
-  /// so, anything else as it is read. `handle` gets the events in order either way.
+  /// so, anything else as it is read. `handle` gets the events in order either way;
+  /// `split`, when given, gets a line saying how the input was split across threads.
   func decode(
-    _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism, _ handle: (consuming DecoderEvent) -> Void
+    _ options: NMEADecoder.Options, _ parallelism: DecodeOptions.Parallelism,
+    split: ((String) -> Void)? = nil, _ handle: (consuming DecoderEvent) -> Void
   ) throws(CommandError) -> DecoderStatistics {
     var parallel = parallelism.decoder(options)
     if let size = parallel.splittableSize(of: descriptor) {
       do throws(SystemError) {
         // Not cancelled, so there are statistics.
-        return try parallel.decode(descriptor, size: size, handle) ?? DecoderStatistics()
+        let statistics = try parallel.decode(descriptor, size: size, handle) ?? DecoderStatistics()
+        split?(Self.splitReport(parallel))
+        return statistics
       } catch {
         throw Self.error(error.errno, reading: name)
       }
     }
+    split?(
+      "decoded by one decoder (\(parallel.jobs > 1 ? "not a regular file of 8 MB or more" : "one job"))")
     var decoder = NMEADecoder(options: options)
     try forEachChunk { chunk in
       decoder.decode(chunk, handle)
@@ -71,6 +77,19 @@ struct InputFile: ~Copyable {
     }
     decoder.finish(handle)
     return decoder.statistics
+  }
+
+  /// How a parallel decode went: its chunks and those decoded in order, by reason.
+  static func splitReport(_ decoder: ParallelLogDecoder) -> String {
+    let count = decoder.chunksDecodedInOrder
+    var line = "\(decoder.chunks) chunks on \(decoder.jobs) threads; \(count) decoded in order"
+    let twice = decoder.chunksInOrderByReason.filter { $0.key != .notDecodedAhead }.values.reduce(0, +)
+    if count > 0 {
+      line += " (\(twice) of them twice): "
+      line += decoder.chunksInOrderByReason.sorted { ($0.value, $1.key.description) > ($1.value, $0.key.description) }
+        .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+    return line
   }
 
   static func error(_ code: Int32, opening path: String) -> CommandError {
