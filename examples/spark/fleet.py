@@ -243,7 +243,8 @@ def decode_file(path, content, options, whereami):
     for line in outputs["trips"].splitlines():
         item = json.loads(line)
         if item.get("class") == "TRIP":
-            trip_id = f"{vehicle}:{item.get('start')}"
+            # A trip of a log without dates has no start: it is named by its place in the file.
+            trip_id = f"{vehicle}:{item['start']}" if item.get("start") else f"{path}#{len(trips) + 1}"
             trips.append((item.get("start") or "", item.get("end") or "", trip_id))
             yield ("trips", (vehicle, path, trip_id, timestamp(item.get("start")), timestamp(item.get("end")),
                              item.get("duration"), item.get("distance"), item.get("movingTime"),

@@ -7,7 +7,8 @@ whose receivers differ from the fixtures' (rates, noise, talkers, decimals, dama
 
 Each day drives trips between stops; the last vehicle's second day runs past midnight.
 With --damaged, the set also holds the files a fleet's archive has: a gzip file cut short,
-a file that is not NMEA, an empty file and a plain log cut in the middle of a line.
+a file that is not NMEA, an empty file, a plain log cut in the middle of a line and a log
+without dates (GGA only).
 """
 import argparse
 import datetime
@@ -157,6 +158,11 @@ def main():
         with open(os.path.join(damaged, "2026-03-13.nmea"), "wb") as file:
             file.write(random.Random(options.seed).randbytes(4000))
         open(os.path.join(damaged, "2026-03-14.nmea"), "wb").close()
+        # A receiver that sends no RMC nor ZDA: its fixes have a time of day, no date.
+        undated = Vehicle(random.Random(options.seed + 1), 48.1, 11.5)
+        lines = undated.day(first + datetime.timedelta(days=3, hours=10), 600)
+        with open(os.path.join(options.folder, "van-02", "2026-03-12.nmea"), "w", newline="") as file:
+            file.write("".join(line for line in lines if "RMC," not in line))
         # A logger killed mid-line: the last day of the second vehicle, cut short.
         cut = [path for path in written if "van-02" in path and path.endswith(".nmea")][-1]
         with open(cut, "rb") as file:

@@ -109,12 +109,21 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
             return subprocess.run([whereami, *command, path], capture_output=True, text=True, check=True,
                                   timeout=DEADLINE).stdout
 
-        reference["file:" + log] = {
-            "vehicle": vehicle, "name": name, "plain": path, "summary": json.loads(run("summary", "--json")),
-            "trips": [item for item in map(json.loads, run("trips", "--json").splitlines())
-                      if item["class"] == "TRIP"],
-        }
-    check(len(reference) == 9, f"{len(reference)} good logs generated, 9 expected")
+        def trips(*options):
+            return [item for item in map(json.loads, run("trips", "--json", *options).splitlines())
+                    if item["class"] == "TRIP"]
+
+        entry = {"vehicle": vehicle, "name": name, "plain": path, "summary": json.loads(run("summary", "--json")),
+                 "trips": trips()}
+        # A log without dates: what whereami says given the date in its name (--date-from-name).
+        entry["undated"] = entry["summary"].get("first") is None
+        date = ["--date", os.path.basename(log)[:10]] if entry["undated"] else []
+        entry["dated"] = json.loads(run("summary", "--json", *date)) if date else entry["summary"]
+        entry["dated trips"] = trips(*date) if date else entry["trips"]
+        reference["file:" + log] = entry
+    check(len(reference) == 10, f"{len(reference)} good logs generated, 10 expected")
+    check(sum(entry["undated"] for entry in reference.values()) == 1, "one log has no dates")
+    dated = [entry for entry in reference.values() if not entry["undated"]]
 
     # 1. The binary shipped to the executors as --files ships it, days in UTC.
     from pyspark.sql import SparkSession
@@ -126,13 +135,14 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
         sys.exit(1)
 
     errors = {os.path.basename(row["file"]): row for row in table(output, "errors")}
-    check(set(errors) == {"2026-03-12.nmea.gz", "2026-03-13.nmea", "2026-03-14.nmea", "2026-03-11.nmea"},
-          f"the errors table holds the four damaged files: {sorted(errors)}")
+    check(set(errors) == {"2026-03-12.nmea.gz", "2026-03-13.nmea", "2026-03-14.nmea", "2026-03-11.nmea",
+                          "2026-03-12.nmea"}, f"the errors table holds the five files in trouble: {sorted(errors)}")
     expected = {
         "2026-03-12.nmea.gz": ("damaged gzip", None, False),
         "2026-03-13.nmea": ("it is not NMEA 0183", 65, False),
         "2026-03-14.nmea": ("empty", None, False),
         "2026-03-11.nmea": ("truncated", None, True),
+        "2026-03-12.nmea": ("fixes have no date", None, True),
     }
     for name, (reason, code, counted) in expected.items():
         row = errors.get(name, {})
@@ -147,8 +157,9 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
                 and row.get("moving_time") == summary["movingTime"] and row.get("stopped_time") == summary["stoppedTime"]
                 and row.get("max_speed") == summary.get("maxSpeed") and row.get("sentences") == summary["sentences"]
                 and row.get("rejected") == summary["rejected"] and row.get("rejections") == summary["rejections"]
-                and row.get("first_fix") == utc(summary["first"]) and row.get("last_fix") == utc(summary["last"])
-                and row.get("vehicle") == expected["vehicle"] and row.get("undated_fixes") == 0)
+                and row.get("first_fix") == utc(summary.get("first")) and row.get("last_fix") == utc(summary.get("last"))
+                and row.get("vehicle") == expected["vehicle"]
+                and row.get("undated_fixes") == (summary["fixes"] if expected["undated"] else 0))
         check(same, f"{expected['name']}: the files row is whereami summary's" + ("" if same else f": {row} {summary}"))
 
     # The fixes: as many per file as the summary counts, each trip's between its ends.
@@ -156,7 +167,8 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
     per_file = collections.Counter(row["file"] for row in fixes)
     check(all(per_file[path] == expected["summary"]["fixes"] for path, expected in reference.items()),
           "the fixes table has each file's fixes")
-    check(all(row["day"] == row["time"].date() for row in fixes), "each fix is in its UTC day's partition")
+    check(all(row["day"] == (row["time"].date() if row["time"] else None) for row in fixes),
+          "each fix is in its UTC day's partition, and an undated fix in none")
     trips = table(output, "trips")
     check(len(trips) == sum(len(expected["trips"]) for expected in reference.values()),
           f"{len(trips)} trips, as whereami trips finds them")
@@ -166,9 +178,13 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
             by_trip[row["trip_id"]].append(row["time"])
     for trip in trips:
         times = by_trip.get(trip["trip_id"], [])
+        if trip["start"] is None:
+            # An undated trip: in the table, but no fix can be placed in it by time.
+            check(not times and trip["trip_id"].endswith(("#1", "#2", "#3", "#4")), f"undated {trip['trip_id']}")
+            continue
         check(times and min(times) == trip["start"] and max(times) == trip["end"],
               f"trip {trip['trip_id']}: its fixes run from its start to its end")
-    check(set(by_trip) == {trip["trip_id"] for trip in trips}, "every trip id of a fix names a trip")
+    check(set(by_trip) <= {trip["trip_id"] for trip in trips}, "every trip id of a fix names a trip")
 
     # The days: each vehicle's days add up to its files' summaries.
     daily = table(output, "daily")
@@ -178,11 +194,12 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
         "rejected", "rejections", "min_lat", "max_lat", "min_lon", "max_lon", "first_fix", "last_fix", "time_zone",
         "day"], "the daily table's columns")
 
-    def totals_agree(daily, zone):
+    def totals_agree(daily, zone, logs):
+        """Each vehicle's days against `logs`: (summary, trips) of each file that has days."""
         for vehicle in ("van-01", "van-02", "van-03"):
             days = [row for row in daily if row["vehicle"] == vehicle]
-            mine = [expected for expected in reference.values() if expected["vehicle"] == vehicle]
-            summaries = [expected["summary"] for expected in mine]
+            mine = [(summary, trips) for name, summary, trips in logs if name == vehicle]
+            summaries = [summary for summary, _ in mine]
             rejections = collections.Counter()
             for summary in summaries:
                 rejections.update(summary["rejections"])
@@ -199,10 +216,10 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
                 "stopped time": close(sum(row["stopped_time"] for row in days),
                                       sum(s["stoppedTime"] for s in summaries), 0.0005 * shares),
                 "fixes": sum(row["fixes"] for row in days) == sum(s["fixes"] for s in summaries),
-                "trips": sum(row["trips"] for row in days) == sum(len(expected["trips"]) for expected in mine),
-                "max speed": max(row["max_speed"] for row in days) == max(speeds),
-                "first fix": min(row["first_fix"] for row in days) == min(utc(s["first"]) for s in summaries),
-                "last fix": max(row["last_fix"] for row in days) == max(utc(s["last"]) for s in summaries),
+                "trips": sum(row["trips"] for row in days) == sum(len(trips) for _, trips in mine),
+                "max speed": max(row["max_speed"] for row in days if row["max_speed"] is not None) == max(speeds),
+                "first fix": min(row["first_fix"] for row in days) == min(utc(s.get("first")) for s in summaries),
+                "last fix": max(row["last_fix"] for row in days) == max(utc(s.get("last")) for s in summaries),
                 "rejected": sum(row["rejected"] for row in days) == sum(s["rejected"] for s in summaries),
                 "rejections": day_rejections == rejections,
                 "time zone": all(row["time_zone"] == zone for row in days),
@@ -212,13 +229,14 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
             check(not wrong, f"{vehicle} ({zone}): its days add up to its files' summaries; wrong: {wrong}"
                   + ("" if not wrong else f"; days {days}, summaries {summaries}"))
 
-    totals_agree(daily, "UTC")
+    # Undated fixes are in no day.
+    totals_agree(daily, "UTC", [(entry["vehicle"], entry["summary"], entry["trips"]) for entry in dated])
     # A day that is one whole file is that file's summary, figure for figure.
     whole = 0
     for row in daily:
-        within = [expected for expected in reference.values() if expected["vehicle"] == row["vehicle"]
-                  and utc(expected["summary"]["first"]).date() == row["day"]
-                  and utc(expected["summary"]["last"]).date() == row["day"]]
+        within = [expected for expected in dated if expected["vehicle"] == row["vehicle"]
+                  and utc(expected["summary"].get("first")).date() == row["day"]
+                  and utc(expected["summary"].get("last")).date() == row["day"]]
         if len(within) != 1 or row["files"] != 1:
             continue
         whole += 1
@@ -227,12 +245,12 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
               and row["stopped_time"] == summary["stoppedTime"] and row["fixes"] == summary["fixes"]
               and row["max_speed"] == summary["maxSpeed"] and row["trips"] == len(within[0]["trips"])
               and row["mean_speed"] == round(summary["distance"] / summary["movingTime"], 3)
-              and row["first_fix"] == utc(summary["first"]) and row["last_fix"] == utc(summary["last"])
+              and row["first_fix"] == utc(summary.get("first")) and row["last_fix"] == utc(summary.get("last"))
               and row["rejections"] == summary["rejections"],
               f"{row['vehicle']} {row['day']}: the day is {within[0]['name']}'s summary")
     check(whole >= 6, f"{whole} days are one whole file each")
-    midnight = [expected for expected in reference.values()
-                if utc(expected["summary"]["first"]).date() != utc(expected["summary"]["last"]).date()]
+    midnight = [expected for expected in dated
+                if utc(expected["summary"].get("first")).date() != utc(expected["summary"].get("last")).date()]
     check(len(midnight) == 1, "one log runs past midnight")
     two_days = [row for row in daily if row["vehicle"] == "van-03" and row["day"] == datetime.date(2026, 3, 11)]
     check(len(two_days) == 1 and two_days[0]["files"] == 2, "the day after midnight has two files' shares")
@@ -240,7 +258,7 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
     # The same days from DuckDB's example, on the same logs: equal to the millimetre.
     tracks = os.path.join(work, "tracks")
     os.makedirs(tracks)
-    for expected in reference.values():
+    for expected in dated:
         subprocess.run([whereami, "export", "--format", "csv", "-o", os.path.join(tracks, expected["name"] + ".csv"),
                         expected["plain"]], check=True, capture_output=True, timeout=DEADLINE)
     with open(os.path.join(root, "examples", "distance-per-day.sql")) as file:
@@ -260,7 +278,7 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
 
     # 2. The binary as if installed on the workers (--whereami), days in another zone.
     zoned = os.path.join(work, "zoned")
-    status = run_job([logs_folder, zoned, "--whereami", whereami, "--time-zone", ZONE])
+    status = run_job([logs_folder, zoned, "--whereami", whereami, "--time-zone", ZONE, "--date-from-name"])
     check(status == 2, f"the second run ends with exit status 2 too, not {status}")
     zone = zoneinfo.ZoneInfo(ZONE)
 
@@ -268,7 +286,11 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
         return moment.replace(tzinfo=datetime.timezone.utc).astimezone(zone).date()
 
     daily = table(zoned, "daily")
-    totals_agree(daily, ZONE)
+    # With --date-from-name the log without dates has its day too.
+    totals_agree(daily, ZONE, [(entry["vehicle"], entry["dated"], entry["dated trips"])
+                               for entry in reference.values()])
+    errors = {os.path.basename(row["file"]): row for row in table(zoned, "errors")}
+    check("2026-03-12.nmea" not in errors and len(errors) == 4, f"dated by its name: {sorted(errors)}")
     check(all(local_day(row["first_fix"]) == row["day"] == local_day(row["last_fix"]) for row in daily),
           f"in {ZONE}, each day's fixes are of that local day")
     check(any(local_day(row["first_fix"]) != row["first_fix"].date() for row in daily),
