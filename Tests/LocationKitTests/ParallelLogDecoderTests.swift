@@ -126,6 +126,42 @@ import Testing
       "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
   }
 
+  /// A magnetic variation the receiver gave once, at the start, far behind every
+  /// warm-up: the chunks are still decoded in parallel and the variation handed over;
+  /// only when a heading sentence in a chunk needs it is that chunk decoded again.
+  @Test(arguments: [false, true])
+  func aVariationGivenLongAgoIsHandedOverUnlessAHeadingNeedsIt(headings: Bool) throws {
+    let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
+    var text = try String(contentsOfFile: log.path, encoding: .utf8)
+    let first = try #require(text.range(of: "$GPRMC"))
+    // (A CR LF is one Character.)
+    let line = text[first.lowerBound...].prefix { $0 != "\r\n" }
+    let body = line.dropFirst().prefix { $0 != "*" }.replacingOccurrences(of: ",011226,,,", with: ",011226,3.5,E,")
+    text.replaceSubrange(first.lowerBound..<line.endIndex, with: checksummed("$" + body))
+    if headings {
+      // A compass's magnetic heading every 500 cycles, from the middle of the log on.
+      var lines = text.components(separatedBy: "\r\n")
+      for index in stride(from: lines.count - 2, through: lines.count / 2, by: -2000) {
+        lines.insert(checksummed("$HCHDM,123.4,M"), at: index)
+      }
+      text = lines.joined(separator: "\r\n")
+    }
+    try text.write(toFile: log.path, atomically: false, encoding: .utf8)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    #expect(expected.events.contains { $0.contains("3.5") }, "the variation is in the log")
+    let (transcript, decoder) = try Self.decodedInParallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 8192)
+    #expect(transcript == expected)
+    #expect(decoder.chunks > 20)
+    if headings {
+      // The headings took their declination from the variation: true 126.9°.
+      #expect(expected.events.contains { $0.contains("126.9") }, "\(expected.events.filter { $0.contains("HDM") })")
+      let redone = decoder.chunksInOrderByReason[.state(.headingOrVariation), default: 0]
+      #expect(redone > 0 && redone == decoder.chunksDecodedInOrder, "\(decoder.chunksInOrderByReason)")
+    } else {
+      #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
+    }
+  }
+
   @Test func aLongRunWithoutNewlinesLeavesChunksEmptyAndTheOutputTheSame() throws {
     // 200 KB of bytes with no line end amid the log: the chunks inside it have no line
     // start, and are empty; the one before takes all of it.

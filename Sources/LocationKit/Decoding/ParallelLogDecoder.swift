@@ -165,6 +165,9 @@ public struct ParallelLogDecoder: Sendable {
       if let start = chunk.start, let end = chunk.end {
         if let difference = start.difference(from: decoder) {
           inOrder = .state(difference)
+        } else if !start.hasVariation && decoder.hasVariation && end.assumedNoVariation {
+          // The worker had not learned the variation a heading in the chunk needed.
+          inOrder = .state(.headingOrVariation)
         } else {
           inOrder = Self.mergesExactly(decoder.statistics, end.statistics) ? nil : .unknownSentenceList
         }
@@ -189,7 +192,9 @@ public struct ParallelLogDecoder: Sendable {
         if !delivered { return nil }
         var statistics = decoder.statistics
         statistics.merge(end.statistics)
+        let before = decoder
         decoder = end
+        decoder.adoptVariation(of: before)
         decoder.shiftLines(by: shift)
         decoder.statistics = statistics
       } else {
@@ -332,6 +337,8 @@ struct ChunkReader: Sendable {
       try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
       decoder.statistics = DecoderStatistics()
     }
+    // From here on, a heading that went without a variation matters (see below).
+    decoder.resetVariationAssumption()
     chunk.start = decoder
     var overflowed = false
     var budget = plan.eventBudget

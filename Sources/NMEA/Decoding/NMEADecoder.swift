@@ -166,8 +166,18 @@ public struct NMEADecoder {
   /// (see ``FixAssembler/continuesLike(_:)``). Statistics and options are not compared.
   package func continuesLike(_ other: NMEADecoder) -> Bool { difference(from: other) == nil }
 
+  /// Whether this decoder has learned a latest magnetic variation, and whether a heading's
+  /// declination went without one since ``resetVariationAssumption()`` (see
+  /// ``FixAssembler/difference(from:)``).
+  package var hasVariation: Bool { assembler.hasVariation }
+  package var assumedNoVariation: Bool { assembler.assumedNoVariation }
+  package mutating func resetVariationAssumption() { assembler.resetVariationAssumption() }
+  /// Takes `other`'s latest variation when this decoder has learned none.
+  package mutating func adoptVariation(of other: NMEADecoder) { assembler.adoptVariation(of: other.assembler) }
+
   /// The first part of the state in which this decoder differs from `other`, so that it
-  /// would not continue like it (``continuesLike(_:)``); `nil` when it would.
+  /// would not continue like it (``continuesLike(_:)``; a variation not learned is the
+  /// one exception, see ``FixAssembler/difference(from:)``); `nil` when it would.
   package func difference(from other: NMEADecoder) -> DecoderStateDifference? {
     guard framer.continuesLike(other.framer) else { return .halfReadLine }
     if let difference = assembler.difference(from: other.assembler) { return difference }

@@ -125,6 +125,9 @@ public struct FixAssembler {
   private var headingReading: HeadingReading?
   /// The receiver's latest magnetic variation (RMC, HDG), degrees east.
   private var lastVariation: Double?
+  /// Whether a heading's declination was taken without a latest variation since
+  /// ``resetVariationAssumption()``: see ``difference(from:)``.
+  package private(set) var assumedNoVariation = false
   private var sky = SkyTracker()
   /// Whether fixes carry the satellites in view (``Fix/satellites``); without, GSV and
   /// GSA's satellite lists are read but not kept.
@@ -175,7 +178,14 @@ public struct FixAssembler {
   package func continuesLike(_ other: FixAssembler) -> Bool { difference(from: other) == nil }
 
   /// The first part of the state in which this assembler differs from `other`; `nil` when
-  /// it would make the same fixes (``continuesLike(_:)``).
+  /// it would make the same fixes (``continuesLike(_:)``), with one exception: a latest
+  /// magnetic variation that this assembler has not learned and `other` has is no
+  /// difference. A receiver gives one, if at all, in RMC or HDG, and it is used only for
+  /// a later heading sentence's declination; a log of several receivers carries one
+  /// receiver's further than any warm-up reaches. So the caller instead resets
+  /// ``assumedNoVariation`` where this assembler starts, checks that it is still false
+  /// where it ends (no declination went without), and then hands `other`'s variation
+  /// over (``adoptVariation(of:)``).
   package func difference(from other: FixAssembler) -> DecoderStateDifference? {
     func modeAge(_ assembler: FixAssembler) -> Int? {
       assembler.statedMode.map { min(assembler.cycleCount - $0.cycle, Self.modeCarryCycles + 1) }
@@ -188,7 +198,8 @@ public struct FixAssembler {
         && pendingEstimate?.0 == other.pendingEstimate?.0 && pendingEstimate?.1 == other.pendingEstimate?.1
     else { return .pendingAccuracy }
     guard statedMode?.mode == other.statedMode?.mode && modeAge(self) == modeAge(other) else { return .fixMode }
-    guard headingReading == other.headingReading && lastVariation == other.lastVariation else {
+    guard headingReading == other.headingReading && (lastVariation == other.lastVariation || lastVariation == nil)
+    else {
       return .headingOrVariation
     }
     guard completedFix == other.completedFix else { return .completedFix }
@@ -199,6 +210,17 @@ public struct FixAssembler {
     else { return .cycleEnd }
     guard sky.continuesLike(other.sky, cycle: cycleCount, otherCycle: other.cycleCount) else { return .skyView }
     return nil
+  }
+
+  /// Whether a latest magnetic variation has been seen.
+  package var hasVariation: Bool { lastVariation != nil }
+
+  /// Starts counting declinations taken without a latest variation afresh.
+  package mutating func resetVariationAssumption() { assumedNoVariation = false }
+
+  /// Takes `other`'s latest variation when this assembler has learned none.
+  package mutating func adoptVariation(of other: FixAssembler) {
+    if lastVariation == nil { lastVariation = other.lastVariation }
   }
 
   /// Whether a date has been seen, so that seeding one changes nothing.
@@ -597,12 +619,13 @@ public struct FixAssembler {
   /// The declination: the sentence's own variation, the receiver's latest, or the
   /// magnetic model's at the last position (at sea level: the height changes it by less
   /// than 0.01° per kilometre) on the reading's date.
-  private func declination(_ variation: Double?, at time: Timestamp?)
+  private mutating func declination(_ variation: Double?, at time: Timestamp?)
     -> (Double, DeclinationSource, MagneticModel.Reliability?)?
   {
     if let variation { return (variation, .sentence, nil) }
     if hasCycle, let variation = cycle.magneticVariation { return (variation, .receiver, nil) }
     if let lastVariation { return (lastVariation, .receiver, nil) }
+    assumedNoVariation = true
     // The position: the current cycle's, else the last fix's.
     var place: (latitude: Double, longitude: Double)?
     if hasCycle, let latitude = cycle.latitude, let longitude = cycle.longitude {
