@@ -38,7 +38,7 @@ import zlib
 from pyspark import SparkFiles, StorageLevel
 from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
-from pyspark.sql.types import (ArrayType, BooleanType, DoubleType, IntegerType, LongType, MapType, StringType,
+from pyspark.sql.types import (BooleanType, DoubleType, IntegerType, LongType, MapType, StringType,
                                StructField, StructType, TimestampType)
 
 # The columns of `whereami export --format csv`, typed as the README's table types them:
@@ -305,10 +305,16 @@ def read_logs(spark, source):
     return reader.load(source).select("path", "content")
 
 
+def day_of(column, time_zone):
+    """The day of the UTC timestamps in `column`, in `time_zone` (an IANA name, or UTC)."""
+    if time_zone == "UTC":
+        return F.to_date(column)
+    return F.to_date(F.from_utc_timestamp(F.col(column), time_zone))
+
+
 def daily_table(fixes, trips, files, time_zone):
     """Per vehicle and day: the day's share of each file's figures, added up."""
-    day = F.to_date(F.from_utc_timestamp(F.col("time"), time_zone)) if time_zone != "UTC" else F.to_date("time")
-    dated = fixes.where(F.col("time").isNotNull()).withColumn("day", day)
+    dated = fixes.where(F.col("time").isNotNull()).withColumn("day", day_of("time", time_zone))
     # The figures are the file's so far at each fix: a day's share is their value at its
     # last fix less the day before's (examples/distance-per-day.sql takes the largest
     # distance, the same: distance and moving time only grow; standing time gives back what
@@ -327,17 +333,14 @@ def daily_table(fixes, trips, files, time_zone):
         per_file = per_file.withColumn(
             share, F.round(F.col(total) - F.coalesce(F.lag(total).over(in_file), F.lit(0.0)), 3))
     # A file's rejections are not dated: they count on the day of its first fix.
-    first_day = (F.to_date(F.from_utc_timestamp(F.col("first_fix"), time_zone)) if time_zone != "UTC"
-                 else F.to_date("first_fix"))
-    rejections = (files.where(F.col("first_fix").isNotNull()).withColumn("day", first_day)
+    rejections = (files.where(F.col("first_fix").isNotNull()).withColumn("day", day_of("first_fix", time_zone))
                   .select("vehicle", "day", "rejected", F.explode_outer("rejections").alias("reason", "count")))
     rejected = rejections.groupBy("vehicle", "day").agg(F.sum(F.coalesce("count", F.lit(0))).alias("rejected"))
     reasons = (rejections.where(F.col("reason").isNotNull()).groupBy("vehicle", "day", "reason")
                .agg(F.sum("count").alias("count")).groupBy("vehicle", "day")
                .agg(F.map_from_entries(F.collect_list(F.struct("reason", "count"))).alias("rejections")))
-    trip_day = (F.to_date(F.from_utc_timestamp(F.col("start"), time_zone)) if time_zone != "UTC"
-                else F.to_date("start"))
-    trip_counts = trips.withColumn("day", trip_day).groupBy("vehicle", "day").agg(F.count(F.lit(1)).alias("trips"))
+    trip_counts = (trips.withColumn("day", day_of("start", time_zone)).groupBy("vehicle", "day")
+                   .agg(F.count(F.lit(1)).alias("trips")))
     daily = per_file.groupBy("vehicle", "day").agg(
         F.round(F.sum("distance"), 3).alias("distance"),
         F.round(F.sum("moving_time"), 3).alias("moving_time"),
@@ -372,6 +375,7 @@ def run(spark, options):
     decoded = logs.rdd.mapPartitions(lambda files: decode_partition(files, options))
     # One decoding feeds five tables: keep its rows rather than run whereami again.
     decoded.persist(StorageLevel.MEMORY_AND_DISK)
+    fixes = None
     try:
         # Decoded once, here: the tables' queries would otherwise start at the same time
         # and each decode every file before the first had filled the cache.
@@ -389,11 +393,11 @@ def run(spark, options):
         trips = table("trips", TRIP_SCHEMA)
         files, errors = table("files", FILE_SCHEMA), table("errors", ERROR_SCHEMA)
         zone = options.time_zone
-        day = F.to_date(F.from_utc_timestamp(F.col("time"), zone)) if zone != "UTC" else F.to_date("time")
         output = options.output.rstrip("/")
         daily = daily_table(fixes, trips, files, zone)
         daily.write.mode(options.mode).partitionBy("day").parquet(f"{output}/daily")
-        fixes.withColumn("day", day).write.mode(options.mode).partitionBy("day").parquet(f"{output}/fixes")
+        fixes.withColumn("day", day_of("time", zone)).write.mode(options.mode).partitionBy("day").parquet(
+            f"{output}/fixes")
         trips.write.mode(options.mode).parquet(f"{output}/trips")
         files.write.mode(options.mode).parquet(f"{output}/files")
         # Spark reads no row from an empty file; its file index still lists it.
@@ -408,7 +412,7 @@ def run(spark, options):
         return [(row.file, row.reason) for row in errors.where(~F.col("counted")).select("file", "reason").collect()]
     finally:
         decoded.unpersist()
-        if "fixes" in locals():
+        if fixes is not None:
             fixes.unpersist()
 
 
