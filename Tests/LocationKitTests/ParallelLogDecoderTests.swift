@@ -44,11 +44,15 @@ import Testing
   }
 
   /// The transcript, and the decoder with its counts of chunks and reasons.
+  /// The hand-over is checked at every chunk unless `givesUp`: a log whose chunks
+  /// mostly fail would otherwise be read in order after the first few.
   static func decodedInParallel(
-    _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil
+    _ path: String, _ options: NMEADecoder.Options, jobs: Int, chunkSize: Int, warmUp: Int? = nil,
+    givesUp: Bool = false
   ) throws -> (Transcript, ParallelLogDecoder) {
     var transcript = Transcript()
     var decoder = ParallelLogDecoder(options: options, jobs: jobs, chunkSize: chunkSize)
+    decoder.givesUpSplitting = givesUp
     if let warmUp { decoder.warmUp = warmUp }
     let descriptor = try SystemIO.open(path, O_RDONLY)
     defer { close(descriptor) }
@@ -109,21 +113,96 @@ import Testing
     #expect(expected.events.contains { $0.contains("2026-12-02") }, "the log crosses midnight")
   }
 
-  @Test func aLogDatedOnlyByTheOptionsIsStillRightPastMidnight() throws {
-    // GGA only: the date is the seed's, rolled over at midnight, which no warm-up can
-    // know; those chunks are decoded again in order, and the output is the same.
+  /// GGA only, dated by the options: the date is the seed's, rolled over at midnight,
+  /// which no warm-up can know. A worker dates its chunk from the seed's day; no date is
+  /// stated in the chunk, so its dates are all off by the same whole days, and are moved
+  /// at hand-over. Only a chunk with a heading is decoded again: the declination the
+  /// magnetic model gives it depends on the day.
+  @Test(arguments: [false, true])
+  func aLogDatedOnlyByTheOptionsIsDecodedInParallelPastMidnight(headings: Bool) throws {
     let log = try GeneratedLog(cycles: 3000, start: 23 * 3600 + 58 * 60, dated: false, lossEvery: 450)
+    if headings {
+      var lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
+      for index in stride(from: lines.count - 2, through: lines.count / 2, by: -1500) {
+        lines.insert(checksummed("$HCHDM,123.4,M"), at: index)
+      }
+      try lines.joined(separator: "\r\n").write(toFile: log.path, atomically: false, encoding: .utf8)
+    }
     var options = NMEADecoder.Options()
     options.date = CalendarDate(year: 2026, month: 12, day: 1)
     let expected = try Self.serial(log.path, options)
     let (transcript, decoder) = try Self.decodedInParallel(log.path, options, jobs: 2, chunkSize: 8192)
     #expect(transcript == expected)
-    #expect(decoder.chunksDecodedInOrder > 0)
-    // Each such chunk says why: the date its decoder could not learn.
-    #expect(decoder.chunksInOrderByReason == [.state(.date): decoder.chunksDecodedInOrder])
+    #expect(decoder.chunks > 20)
     #expect(
       expected.events.contains { $0.contains("2026-12-02") },
       "\(expected.events.last(where: { $0.hasPrefix("fix") }) ?? "")")
+    if headings {
+      #expect(expected.events.contains { $0.hasPrefix("heading") })
+      #expect(decoder.chunksDecodedInOrder > 0)
+      // Each such chunk says why: the day its heading's declination needed.
+      #expect(decoder.chunksInOrderByReason == [.state(.date): decoder.chunksDecodedInOrder])
+    } else {
+      #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
+    }
+  }
+
+  /// Lines ending in CR alone, LF alone and CR LF, mixed: a cut falls after any line end,
+  /// never between the CR and LF of one, and the line numbers still agree.
+  @Test func logsWhoseLinesEndInCRAloneAreSplitToo() throws {
+    let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
+    let lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
+    var random = SeededRandom(seed: 5)
+    for mixed in [false, true] {
+      let ends = ["\r", "\n", "\r\n"]
+      let text = lines.map { $0 + (mixed ? ends[Int(random.next() % 3)] : "\r") }.joined()
+      try text.write(toFile: log.path, atomically: false, encoding: .utf8)
+      let expected = try Self.serial(log.path, NMEADecoder.Options())
+      #expect(expected.events.count { $0.hasPrefix("fix") } > 2900)
+      for warmUp in [nil, 200] {
+        let (transcript, decoder) = try Self.decodedInParallel(
+          log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 4099, warmUp: warmUp)
+        #expect(transcript == expected, "mixed: \(mixed)")
+        #expect(decoder.chunks > 40)
+        // (200 bytes are less than a cycle: too little to learn the state from.)
+        if warmUp == nil { #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)") }
+      }
+    }
+  }
+
+  /// More than 256 kinds of unknown sentence: once the list of them by address is full,
+  /// every chunk that brings a new one is decoded again. The decoder sees it in the first
+  /// chunks and reads the rest in order, instead of decoding nearly all of it twice.
+  @Test func aLogWhoseChunksMostlyFailIsReadInOrderAfterTheFirstFew() throws {
+    let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
+    var lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    func unknown(_ kind: Int) -> String {
+      checksummed("$YX" + String([letters[kind / 676], letters[kind / 26 % 26], letters[kind % 26]]) + ",1,2")
+    }
+    // 300 kinds first, so that the list is full from the first chunk on; then every
+    // chunk brings kinds that are not on it.
+    var kind = 300
+    for index in stride(from: lines.count - 2, through: 1, by: -3) {
+      lines.insert(unknown(kind), at: index)
+      kind = kind == 899 ? 300 : kind + 1
+    }
+    lines.insert(contentsOf: (0..<300).map(unknown), at: 0)
+    try lines.joined(separator: "\r\n").write(toFile: log.path, atomically: false, encoding: .utf8)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    let (all, everyChunk) = try Self.decodedInParallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 8192)
+    #expect(all == expected)
+    #expect(
+      everyChunk.chunks > 30 && everyChunk.chunksDecodedTwice == everyChunk.chunks,
+      "\(everyChunk.chunks) \(everyChunk.chunksInOrderByReason)")
+    #expect(everyChunk.readInOrderFrom == nil)
+
+    let (transcript, decoder) = try Self.decodedInParallel(
+      log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 8192, givesUp: true)
+    #expect(transcript == expected)
+    #expect(decoder.chunks == ParallelLogDecoder.trialChunks, "\(decoder.chunksInOrderByReason)")
+    #expect(decoder.chunksInOrderByReason == [.unknownSentenceList: decoder.chunksDecodedTwice])
+    #expect(try #require(decoder.readInOrderFrom) > 3 * 8192)
   }
 
   /// A magnetic variation the receiver gave once, at the start, far behind every

@@ -76,6 +76,36 @@ import Testing
     #expect(small.error == "whereami: \(drive): decoded by one decoder (not a regular file of 8 MB or more)\n")
   }
 
+  /// A log whose chunks must nearly all be decoded twice (more than 256 kinds of unknown
+  /// sentence, each chunk bringing new ones): after the first chunks the rest is read on
+  /// one thread, and `-v` says from where.
+  @Test func summaryVerboseSaysWhenItStoppedSplitting() throws {
+    let scratch = try ExportScratch()
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    let walk = try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8)
+    func unknown(_ kind: Int) -> String {
+      checksummed("$YX" + String([letters[kind / 676], letters[kind / 26 % 26], letters[kind % 26]]) + ",1")
+    }
+    // 300 kinds first, so that the list of them is full from the first chunk on; then
+    // every chunk brings kinds that are not on it.
+    var lines = (0..<300).map(unknown)
+    // (A CR LF is one Character: split the bytes.)
+    for (index, line) in walk.utf8.split(separator: UInt8(ascii: "\n")).enumerated() {
+      lines.append(unknown(300 + index % 600))
+      lines.append(String(decoding: line, as: UTF8.self))
+    }
+    let log = try scratch.write("unknown-kinds.nmea", lines.joined(separator: "\n") + "\n")
+    let split = try runWhereAmI(["summary", "-v", log, "--jobs", "2"], environment: Self.manyCuts)
+    #expect(split.code == 0)
+    let pattern =
+      /whereami: .+: (\d+) chunks on 2 threads; (\d+) decoded in order .+; from byte (\d+) on, read on one thread: most chunks had to be decoded twice\n/
+    let line = try #require(split.error.wholeMatch(of: pattern), "\(split.error)")
+    // The 300 kinds fill the first 4 of the 340 chunks; most of the next few fail.
+    let (chunks, inOrder, from) = (Int(line.output.1)!, Int(line.output.2)!, Int(line.output.3)!)
+    #expect(chunks < 16 && 2 * inOrder > chunks && from > chunks * 900, "\(split.error)")
+    #expect(split.output == (try runWhereAmI(["summary", log, "--jobs", "1"])).output)
+  }
+
   @Test func jobsMustBeANumberOfThreads() throws {
     for bad in ["0", "x", "-2", "100000"] {
       let result = try runWhereAmI(["summary", Paths.fixture("walk.nmea"), "--jobs", bad])

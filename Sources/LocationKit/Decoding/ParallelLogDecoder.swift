@@ -46,6 +46,23 @@ public struct ParallelLogDecoder: Sendable {
   /// Why chunks were decoded in order, with how many for each reason: all but
   /// ``ChunkInOrderReason/notDecodedAhead`` cost the chunk's decoding twice.
   public private(set) var chunksInOrderByReason: [ChunkInOrderReason: Int] = [:]
+  /// How many chunks were decoded twice: by a worker, and again in order.
+  public var chunksDecodedTwice: Int {
+    chunksInOrderByReason.filter { $0.key != .notDecodedAhead }.values.reduce(0, +)
+  }
+  /// Where the decoder stopped splitting the file and read the rest in order on the
+  /// calling thread, because most chunks so far had to be decoded twice (see
+  /// ``givesUpSplitting``); `nil` when it split the file to the end.
+  public private(set) var readInOrderFrom: Int?
+  /// Whether to stop splitting a file once more than half of its chunks, after the first
+  /// ``trialChunks``, had to be decoded twice: on such a log (one dated only by `--date`
+  /// whose headings need the day, a log with more than 256 kinds of unknown sentence)
+  /// the workers' decoding would nearly all be wasted, a core's worth of it. At most the
+  /// chunks decoded ahead by then are wasted: the window's `jobs + 1` past the trial's.
+  /// Tests that check the hand-over on every chunk turn it off.
+  public var givesUpSplitting = true
+  /// How many chunks are taken before ``givesUpSplitting`` decides.
+  public static let trialChunks = 4
 
   /// The most memory a chunk's events may take, per byte of the chunk (and at least
   /// 3 MB): a chunk with more (lines that are each rejected, or `print --nmea`'s copy of
@@ -161,8 +178,20 @@ public struct ParallelLogDecoder: Sendable {
       }
       guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
       chunks += 1
-      let inOrder: ChunkInOrderReason?
-      if let start = chunk.start, let end = chunk.end {
+      var inOrder: ChunkInOrderReason? = .notDecodedAhead
+      var days = 0
+      if var start = chunk.start, var end = chunk.end {
+        if start.difference(from: decoder) == .date, !chunk.hasHeadings, end.datesStated == start.datesStated,
+          let shift = start.wholeDays(to: decoder)
+        {
+          // A log without dates of its own, dated from `--date` or a comment: the worker
+          // dated its chunk from the day it was given, not the day reached by then. No
+          // date was stated in the chunk, so every date in it is off by the same days.
+          // (Not with headings: their declinations depend on the day.)
+          start.shiftDates(byDays: shift)
+          end.shiftDates(byDays: shift)
+          days = shift
+        }
         if let difference = start.difference(from: decoder) {
           inOrder = .state(difference)
         } else if !start.hasVariation && decoder.hasVariation && end.assumedNoVariation {
@@ -171,8 +200,7 @@ public struct ParallelLogDecoder: Sendable {
         } else {
           inOrder = Self.mergesExactly(decoder.statistics, end.statistics) ? nil : .unknownSentenceList
         }
-      } else {
-        inOrder = .notDecodedAhead
+        chunk.end = end
       }
       if let start = chunk.start, let end = chunk.end, inOrder == nil {
         let shift = decoder.line - start.line
@@ -185,6 +213,7 @@ public struct ParallelLogDecoder: Sendable {
             var event = (first + index).move()
             (first + index).initialize(to: .accepted([], line: 0))
             if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
+            if days != 0 { event = Self.dated(event, byDays: days) }
             handle(consume event)
           }
           return true
@@ -210,6 +239,26 @@ public struct ParallelLogDecoder: Sendable {
         }
         if stopped { return nil }
       }
+      if givesUpSplitting && chunks >= Self.trialChunks && 2 * chunksDecodedTwice > chunks {
+        // Most chunks so far had to be decoded again: the workers' decoding is wasted on
+        // this log. The rest is read here, in order, and the other cores are left alone.
+        queue.cancelAndWait()
+        readInOrderFrom = chunk.range.upperBound
+        progress(decoder.statistics)
+        break
+      }
+      progress(decoder.statistics)
+    }
+    if let readInOrderFrom {
+      var stopped = false
+      try SystemIO.read(descriptor, readInOrderFrom..<plan.size, through: buffer) { piece in
+        decoder.decode(piece) { event in
+          if !stopped && isCancelled() { stopped = true }
+          if !stopped { handle(event) }
+        }
+        return !stopped
+      }
+      if stopped { return nil }
       progress(decoder.statistics)
     }
     // What was written after the size was taken, as a plain read would have seen it.
@@ -230,6 +279,13 @@ public struct ParallelLogDecoder: Sendable {
     guard chunk.otherUnlisted == 0 else { return false }
     let new = chunk.otherByAddress.keys.filter { sofar.otherByAddress[$0] == nil }.count
     return sofar.otherByAddress.count + new <= DecoderStatistics.maximumAddresses
+  }
+
+  /// `event` with its time moved by `days` whole days.
+  static func dated(_ event: DecoderEvent, byDays days: Int) -> DecoderEvent {
+    guard case .fix(var fix) = event, let time = fix.time else { return event }
+    fix.time = time.shifted(byDays: days)
+    return .fix(fix)
   }
 
   /// `event` with its line number moved by `shift`.
@@ -306,6 +362,8 @@ struct DecodedChunk {
   var start: NMEADecoder?
   var end: NMEADecoder?
   var events: [DecoderEvent] = []
+  /// Whether a heading reading is among the events (its declination depends on the day).
+  var hasHeadings = false
 }
 
 /// Reads and decodes chunks for the workers.
@@ -341,6 +399,7 @@ struct ChunkReader: Sendable {
     decoder.resetVariationAssumption()
     chunk.start = decoder
     var overflowed = false
+    var hasHeadings = false
     var budget = plan.eventBudget
     try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
       decoder.decode(bytes) { event in
@@ -350,6 +409,7 @@ struct ChunkReader: Sendable {
           return
         }
         // Grown by hand, so that no array ends up with twice the room it may use.
+        if case .heading = event { hasHeadings = true }
         if events.count == events.capacity {
           events.reserveCapacity(min(plan.maximumEvents, max(64, 2 * events.capacity)))
         }
@@ -357,6 +417,7 @@ struct ChunkReader: Sendable {
       }
     }
     chunk.events = consume events
+    chunk.hasHeadings = hasHeadings
     if overflowed {
       // Left to be decoded in order: no decoder to continue from.
       chunk.start = nil
@@ -391,26 +452,34 @@ struct ChunkReader: Sendable {
   }
 
   /// The first offset at or after `position` and before `limit` that begins a line (0,
-  /// or follows a `\n`); `nil` when there is none.
+  /// or follows a `\n`, or a `\r` that no `\n` follows: logs whose lines end in CR
+  /// alone split as well); `nil` when there is none. A cut never falls between the CR
+  /// and LF of one line end, so the framer counts lines as it would reading on.
   func lineStart(atOrAfter position: Int, before limit: Int, _ buffer: UnsafeMutableRawBufferPointer)
     throws(SystemError) -> Int?
   {
     guard position > 0 else { return limit > 0 ? 0 : nil }
-    // A line starts at q when the byte at q − 1 is a newline: look from position − 1.
+    // A line starts at q when the byte at q − 1 ends a line: look from position − 1.
     var offset = position - 1
     // A line is usually found in the first bytes; a long run without one is read in
-    // growing pieces, and searched with memchr.
+    // growing pieces.
     var piece = 4096
     while offset < limit - 1 {
-      let wanted = min(piece, buffer.count, limit - 1 - offset)
+      // The bytes examined, and one more: whether a CR ends a line depends on the next.
+      let examined = min(piece, buffer.count - 1, limit - 1 - offset)
       let count = try SystemIO.read(
-        descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+        descriptor, at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<(examined + 1)]))
       if count == 0 { break }
-      let base = buffer.baseAddress!
-      if let newline = memchr(base, Int32(UInt8(ascii: "\n")), count) {
-        return offset + base.distance(to: newline) + 1
+      let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+      for index in 0..<min(count, examined) {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\n")
+          || (byte == UInt8(ascii: "\r") && (index + 1 == count || bytes[index + 1] != UInt8(ascii: "\n")))
+        {
+          return offset + index + 1
+        }
       }
-      offset += count
+      offset += min(count, examined)
       piece = buffer.count
     }
     return nil

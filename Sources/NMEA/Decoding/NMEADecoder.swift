@@ -175,6 +175,15 @@ public struct NMEADecoder {
   /// Takes `other`'s latest variation when this decoder has learned none.
   package mutating func adoptVariation(of other: NMEADecoder) { assembler.adoptVariation(of: other.assembler) }
 
+  /// How many dates the receiver has stated to this decoder (see
+  /// ``FixAssembler/datesStated``).
+  package var datesStated: Int { assembler.datesStated }
+  /// Whole days from this decoder's dating to `other`'s, when that is all that tells
+  /// their dates apart (see ``FixAssembler/wholeDays(to:)``).
+  package func wholeDays(to other: NMEADecoder) -> Int? { assembler.wholeDays(to: other.assembler) }
+  /// Moves every date the decoder holds by `days` (see ``FixAssembler/shiftDates(byDays:)``).
+  package mutating func shiftDates(byDays days: Int) { assembler.shiftDates(byDays: days) }
+
   /// The first part of the state in which this decoder differs from `other`, so that it
   /// would not continue like it (``continuesLike(_:)``; a variation not learned is the
   /// one exception, see ``FixAssembler/difference(from:)``); `nil` when it would.

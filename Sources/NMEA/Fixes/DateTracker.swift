@@ -9,6 +9,27 @@
 struct DateTracker: Equatable {
   private var anchor: Timestamp?
   private var seed: CalendarDate?
+  /// How many dates the receiver has stated (see ``observe(_:at:)``): a decoder that
+  /// stated none over a stretch dated every cycle of it by its anchor alone.
+  private(set) var observations = 0
+
+  /// Equal when they date what follows alike: the count of dates seen does not matter.
+  static func == (a: DateTracker, b: DateTracker) -> Bool { a.anchor == b.anchor && a.seed == b.seed }
+
+  /// Whole days from this tracker's anchor to `other`'s, when both have one and they
+  /// differ by whole days only (a log without dates of its own, dated from a seed, read
+  /// from different places); `nil` otherwise.
+  func wholeDays(to other: DateTracker) -> Int? {
+    guard let anchor, let theirs = other.anchor else { return nil }
+    let difference = theirs.microsecondsSinceEpoch - anchor.microsecondsSinceEpoch
+    guard difference % TimeOfDay.microsecondsPerDay == 0 else { return nil }
+    return Int(difference / TimeOfDay.microsecondsPerDay)
+  }
+
+  /// Moves the anchor by `days` whole days.
+  mutating func shift(byDays days: Int) {
+    anchor = anchor?.shifted(byDays: days)
+  }
 
   /// Seeds the date of the first cycle, unless a date is known already.
   /// Whether a date has been seen or resolved: then seeding changes nothing.
@@ -22,6 +43,7 @@ struct DateTracker: Equatable {
   mutating func observe(_ date: CalendarDate, at time: TimeOfDay) {
     anchor = Timestamp(date: date, time: time)
     seed = nil
+    observations += 1
   }
 
   /// The timestamp of `time` as ``resolve(_:)`` would give it, without moving the anchor

@@ -223,6 +223,25 @@ public struct FixAssembler {
     if lastVariation == nil { lastVariation = other.lastVariation }
   }
 
+  /// How many dates the receiver has stated (RMC, ZDA, ...) since the assembler began.
+  package var datesStated: Int { dates.observations }
+
+  /// Whole days from this assembler's dating to `other`'s, when that is all that tells
+  /// their dates apart (both dated by their anchors, which differ by whole days).
+  package func wholeDays(to other: FixAssembler) -> Int? { dates.wholeDays(to: other.dates) }
+
+  /// Moves every date this assembler holds by `days` whole days: its anchor, and the
+  /// times of the previous fix, a completed fix and a heading reading not yet taken. An
+  /// assembler that dated a stretch of a dateless log from another day's anchor then
+  /// continues as the one dated from the right day would.
+  package mutating func shiftDates(byDays days: Int) {
+    guard days != 0 else { return }
+    dates.shift(byDays: days)
+    if let time = previous?.time { previous?.time = time.shifted(byDays: days) }
+    if let time = completedFix?.time { completedFix?.time = time.shifted(byDays: days) }
+    if let time = headingReading?.time { headingReading?.time = time.shifted(byDays: days) }
+  }
+
   /// Whether a date has been seen, so that seeding one changes nothing.
   var isDated: Bool { dates.isAnchored }
 

@@ -152,6 +152,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     TimeOfDay(microseconds: microsecondsSinceEpoch - days * TimeOfDay.microsecondsPerDay)
   }
 
+  /// The same time of day `days` whole days later (earlier when negative).
+  package func shifted(byDays days: Int) -> Timestamp {
+    Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch + Int64(days) * TimeOfDay.microsecondsPerDay)
+  }
+
   /// Seconds from `other` to `self`.
   public func seconds(since other: Timestamp) -> Double {
     Double(microsecondsSinceEpoch - other.microsecondsSinceEpoch) / 1e6

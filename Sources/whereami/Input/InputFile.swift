@@ -83,11 +83,13 @@ struct InputFile: ~Copyable {
   static func splitReport(_ decoder: ParallelLogDecoder) -> String {
     let count = decoder.chunksDecodedInOrder
     var line = "\(decoder.chunks) chunks on \(decoder.jobs) threads; \(count) decoded in order"
-    let twice = decoder.chunksInOrderByReason.filter { $0.key != .notDecodedAhead }.values.reduce(0, +)
     if count > 0 {
-      line += " (\(twice) of them twice): "
+      line += " (\(decoder.chunksDecodedTwice) of them twice): "
       line += decoder.chunksInOrderByReason.sorted { ($0.value, $1.key.description) > ($1.value, $0.key.description) }
         .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+    if let offset = decoder.readInOrderFrom {
+      line += "; from byte \(offset) on, read on one thread: most chunks had to be decoded twice"
     }
     return line
   }
