@@ -7,6 +7,8 @@
     python3 Benchmarks/bench.py --instructions  # also instructions per byte (callgrind, 10 MB log)
     python3 Benchmarks/bench.py --log my.nmea   # your own log instead
     python3 Benchmarks/bench.py --scaling       # also whereami on 1, 2, 4 ... cores
+    python3 Benchmarks/bench.py --families      # parallel decoding on seven families of logs
+    python3 Benchmarks/bench.py --paper-scaling # ideal speed-up on 4-16 cores, from instructions
 
 The peers, side by side on the same file: gpsd's `gpsdecode -j` (Debian gpsd-clients);
 adrianmo/go-nmea (golang-github-adrianmo-go-nmea-dev, with golang-go), a small program
@@ -47,6 +49,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = Path(__file__).resolve().parent / "generate-log.py"
+FAMILY_GENERATOR = Path(__file__).resolve().parent / "families.py"
+FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20")
+# What each family needs to be decoded as its user would: a dateless log is dated.
+FAMILY_OPTIONS = {"dateless": ["--date", "2026-01-09"]}
 
 
 def generated_log(size: str, seed: int) -> Path:
@@ -57,6 +63,134 @@ def generated_log(size: str, seed: int) -> Path:
         subprocess.run([sys.executable, str(GENERATOR), "--size", size, "--seed", str(seed), str(partial)], check=True)
         partial.rename(path)
     return path
+
+
+def family_log(family: str, size: str, seed: int) -> Path:
+    path = Path(tempfile.gettempdir()) / f"whereami-family-{family}-{size}-seed{seed}.nmea"
+    if not path.exists():
+        print(f"generating {path} ...", file=sys.stderr)
+        partial = path.with_suffix(".partial")
+        subprocess.run(
+            [sys.executable, str(FAMILY_GENERATOR), "--family", family, "--size", size, "--seed", str(seed), str(partial)],
+            check=True)
+        partial.rename(path)
+    return path
+
+
+def split_line(whereami: str, log: Path, options: list[str]) -> str:
+    """What `summary -v --jobs 2` says of how it split the file."""
+    result = subprocess.run([whereami, "summary", "-v", "--jobs", "2", *options, str(log)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in result.stderr.splitlines():
+        if "chunks on" in line or "decoded by one decoder" in line:
+            return line.split(": ", 2)[-1]
+    return "?"
+
+
+def families(whereami: str, peers: dict[str, str], gpsdecode: str | None, arguments) -> None:
+    """For each family: output identical with 1 and 2 jobs, chunks decoded twice, the
+    instructions of 2 jobs against 1 (callgrind, all threads, on a 16 MB log of the
+    family), the median per-round speed-up of `summary` on two cores against one over
+    alternating rounds (`taskset`), and the peers' times on the same file."""
+    one, two = Runner(pin=True, cores=1), Runner(pin=True, cores=2)
+    rows = []
+    for family in arguments.family or FAMILIES:
+        log = family_log(family, arguments.family_size, arguments.seed)
+        size = log.stat().st_size
+        read_through(log)
+        options = FAMILY_OPTIONS.get(family, [])
+        identical = all(
+            subprocess.run([whereami, *command, "--jobs", "1", *options, str(log)], capture_output=True).stdout
+            == subprocess.run([whereami, *command, "--jobs", "2", *options, str(log)], capture_output=True).stdout
+            for command in (["summary"], ["print", "--json"]))
+        split = split_line(whereami, log, options)
+        counts = []
+        if arguments.instructions:
+            small = family_log(family, "16M", arguments.seed)
+            counts = [instructions([whereami, "summary", "--jobs", jobs, *options, str(small)], None) for jobs in ("1", "2")]
+        ratios, singles, doubles = [], [], []
+        for round in range(arguments.rounds):
+            # Alternating which goes first, so that a drift of the machine favours neither.
+            order = [(one, singles), (two, doubles)]
+            if round % 2:
+                order.reverse()
+            times = {}
+            for runner, samples in order:
+                seconds, _ = runner.run([whereami, "summary", *options, str(log)], None)
+                samples.append(seconds)
+                times[id(runner)] = seconds
+            ratios.append(times[id(one)] / times[id(two)])
+        peer_times = {}
+        if gpsdecode:
+            peer_times["gpsdecode"] = one.run([gpsdecode, "-j"], log)[0]
+        if "go-nmea" in peers:
+            result = subprocess.run(["taskset", "-c", "0", peers["go-nmea"]], stdin=open(log, "rb"),
+                                    capture_output=True, text=True)
+            start = time.perf_counter()
+            subprocess.run(["taskset", "-c", "0", peers["go-nmea"]], stdin=open(log, "rb"), stdout=subprocess.DEVNULL)
+            peer_times["go-nmea"] = time.perf_counter() - start
+            peer_times["go-nmea parsed"] = result.stdout.split()[0] if result.stdout else "?"
+        rows.append((family, size, identical, split, counts, statistics.median(singles), statistics.median(doubles),
+                     statistics.median(ratios), peer_times))
+        print(f"  {family}: {split}; ratios {' '.join(f'{r:.2f}' for r in ratios)}", file=sys.stderr)
+
+    print()
+    print(f"Parallel decoding by family (`summary`, median of {arguments.rounds} alternating rounds on one core"
+          " and on two, `taskset`; instructions under callgrind on a 16 MB log of the family, all threads):")
+    print()
+    print("| family | MB | same output, 1 and 2 jobs | `summary -v --jobs 2` | instructions, 1 → 2 jobs | extra "
+          "| 1 core s | 2 cores s | speed-up (per-round median) | `gpsdecode -j` s | go-nmea s (sentences parsed) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for family, size, identical, split, counts, single, double, ratio, peer_times in rows:
+        instructions_text = f"{counts[0] / 1e6:,.0f} M → {counts[1] / 1e6:,.0f} M" if counts else "-"
+        extra = f"{100 * (counts[1] / counts[0] - 1):+.1f} %" if counts else "-"
+        gpsd = f"{peer_times['gpsdecode']:.2f}" if "gpsdecode" in peer_times else "-"
+        go = f"{peer_times['go-nmea']:.2f} ({peer_times['go-nmea parsed']})" if "go-nmea" in peer_times else "-"
+        print(f"| {family} | {size / 1e6:.0f} | {'yes' if identical else '**no**'} | {split} | {instructions_text} "
+              f"| {extra} | {single:.3f} | {double:.3f} | {ratio:.2f}× | {gpsd} | {go} |")
+
+
+def thread_instructions(argv: list[str]) -> list[int]:
+    """Instructions of each thread of `argv` under callgrind (`--separate-threads=yes`),
+    the main thread first."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "callgrind.out"
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={report}"] + argv,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            sys.exit(f"callgrind of {' '.join(argv)} failed: {result.stderr[-400:]}")
+        counts = []
+        for path in sorted(Path(scratch).glob("callgrind.out*"), key=lambda p: int(p.name.rsplit("-", 1)[-1])):
+            for line in path.read_text(errors="replace").splitlines():
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    counts.append(int(line.split()[1]))
+                    break
+        return counts
+
+
+def paper_scaling(whereami: str, arguments) -> None:
+    """The ideal speed-up on more cores than this machine has, from per-thread
+    instruction counts: with N jobs the work is the workers' and the merger's (the main
+    thread, which takes the chunks in order and runs what cannot be split); on N cores it
+    cannot take less than the larger of the merger's share and the whole divided by N."""
+    print()
+    print("Ideal speed-up on more cores, from per-thread instructions (callgrind `--separate-threads=yes`, "
+          f"`summary`, {arguments.family_size} logs; speed-up = one thread's instructions / max(merger's, all / N)):")
+    print()
+    print("| family | jobs | all threads | merger (main thread) | merger's share | ideal speed-up on as many cores |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for family in arguments.family or ("multi-gnss", "bare"):
+        log = family_log(family, arguments.family_size, arguments.seed)
+        options = FAMILY_OPTIONS.get(family, [])
+        single = None
+        for jobs in (1, 2, 4, 8, 16):
+            counts = thread_instructions([whereami, "summary", "--jobs", str(jobs), *options, str(log)])
+            total, merger = sum(counts), counts[0]
+            single = single or total
+            ideal = single / max(merger, total / jobs) if jobs > 1 else 1.0
+            print(f"| {family} | {jobs} | {total / 1e6:,.0f} M | {merger / 1e6:,.0f} M | {100 * merger / total:.1f} % "
+                  f"| {ideal:.2f}× |", flush=True)
 
 
 def read_through(path: Path) -> int:
@@ -176,6 +310,16 @@ def main() -> None:
     parser.add_argument(
         "--scaling", action="store_true",
         help="also whereami on 1, 2, 4, ... cores (taskset), up to all of them, and the speed-up")
+    parser.add_argument(
+        "--families", action="store_true",
+        help="only the parallel-decoding table on the seven log families of Benchmarks/families.py")
+    parser.add_argument("--family", action="append", choices=FAMILIES, help="with --families: only this one (repeatable)")
+    parser.add_argument("--family-size", default="60M", help="with --families: size of each family's log (default 60M)")
+    parser.add_argument("--rounds", type=int, default=7, help="with --families: alternating rounds (default 7)")
+    parser.add_argument(
+        "--paper-scaling", action="store_true",
+        help="only the ideal speed-up on 2 to 16 cores from per-thread instructions (callgrind; "
+        "--family multi-gnss and bare unless given)")
     arguments = parser.parse_args()
 
     whereami = arguments.whereami
@@ -187,6 +331,14 @@ def main() -> None:
     gpsdecode = None if arguments.no_gpsdecode else shutil.which("gpsdecode")
     if not arguments.no_gpsdecode and not gpsdecode:
         sys.exit("gpsdecode not found: apt-get install gpsd-clients (or pass --no-gpsdecode)")
+    if arguments.paper_scaling:
+        paper_scaling(whereami, arguments)
+        return
+    if arguments.families:
+        print(f"machine:   {machine()}")
+        print(f"whereami:  {version([whereami, '--version'])} ({whereami})")
+        families(whereami, {} if arguments.no_peers else build_peers(), gpsdecode, arguments)
+        return
     log = Path(arguments.log) if arguments.log else generated_log(arguments.size, arguments.seed)
     size = log.stat().st_size
     sentences = read_through(log)

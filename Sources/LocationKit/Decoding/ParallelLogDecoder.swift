@@ -136,15 +136,14 @@ public struct ParallelLogDecoder: Sendable {
       queue.workerStarted()
       workers.append(
         SystemThread.startJoinable(name: "whereami.decode") {
-          // Room for as many events as the last chunk had, and some: growing the array
-          // would copy it over and over.
-          var expectedEvents = 0
           let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
           defer { buffer.deallocate() }
           while let index = queue.nextChunk() {
             var events = spareEvents.withLock { $0.popLast() } ?? []
             events.removeAll(keepingCapacity: true)
-            events.reserveCapacity(min(expectedEvents, plan.maximumEvents))
+            // Room for as many events as a chunk may keep, once: growing the array would
+            // copy it over and over. Only the pages the events fill become resident.
+            events.reserveCapacity(plan.maximumEvents)
             // Handed over, not shared: an array with a second owner would be copied on its
             // first append here, and on delivery in order.
             let result: Result<DecodedChunk, SystemError>
@@ -153,7 +152,6 @@ public struct ParallelLogDecoder: Sendable {
             } catch {
               result = .failure(error)
             }
-            if case .success(let chunk) = result { expectedEvents = chunk.events.count + chunk.events.count / 8 }
             queue.store(result, for: index)
           }
           queue.workerEnded()
@@ -210,11 +208,16 @@ public struct ParallelLogDecoder: Sendable {
             if isCancelled() { return false }
             // Taken out rather than copied (a fix is a few hundred bytes) and handed over,
             // a placeholder without references left for the array to destroy.
-            var event = (first + index).move()
+            if days == 0 && (shift == 0 || !(first + index).pointee.hasLine) {
+              // Straight from the array to the handler: each copy of a fix is 300 bytes.
+              handle((first + index).move())
+            } else {
+              var event = (first + index).move()
+              if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
+              if days != 0 { event = Self.dated(event, byDays: days) }
+              handle(consume event)
+            }
             (first + index).initialize(to: .accepted([], line: 0))
-            if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
-            if days != 0 { event = Self.dated(event, byDays: days) }
-            handle(consume event)
           }
           return true
         }
@@ -403,13 +406,20 @@ struct ChunkReader: Sendable {
     var budget = plan.eventBudget
     try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
       decoder.decode(bytes) { event in
-        budget -= Self.memory(of: event)
+        // Fixes, nearly every event, first, without a look at what they hold: a fix is
+        // 300 bytes, and each copy of it shows.
+        switch event {
+        case .fix: budget -= MemoryLayout<DecoderEvent>.stride
+        case .heading:
+          budget -= MemoryLayout<DecoderEvent>.stride
+          hasHeadings = true
+        default: budget -= Self.memory(of: event)
+        }
         guard budget >= 0 else {
           overflowed = true
           return
         }
         // Grown by hand, so that no array ends up with twice the room it may use.
-        if case .heading = event { hasHeadings = true }
         if events.count == events.capacity {
           events.reserveCapacity(min(plan.maximumEvents, max(64, 2 * events.capacity)))
         }
