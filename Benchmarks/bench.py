@@ -7,7 +7,7 @@
     python3 Benchmarks/bench.py --instructions  # also instructions per byte (callgrind, 10 MB log)
     python3 Benchmarks/bench.py --log my.nmea   # your own log instead
     python3 Benchmarks/bench.py --scaling       # also whereami on 1, 2, 4 ... cores
-    python3 Benchmarks/bench.py --families      # parallel decoding on seven families of logs
+    python3 Benchmarks/bench.py --families      # parallel decoding on eight families of logs
     python3 Benchmarks/bench.py --paper-scaling # ideal speed-up on 4-16 cores, from instructions
 
 The peers, side by side on the same file: gpsd's `gpsdecode -j` (Debian gpsd-clients);
@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = Path(__file__).resolve().parent / "generate-log.py"
 FAMILY_GENERATOR = Path(__file__).resolve().parent / "families.py"
-FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20")
+FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20", "gga-10hz")
 # What each family needs to be decoded as its user would: a dateless log is dated.
 FAMILY_OPTIONS = {"dateless": ["--date", "2026-01-09"]}
 
@@ -161,7 +161,11 @@ def thread_instructions(argv: list[str]) -> list[int]:
         if result.returncode != 0:
             sys.exit(f"callgrind of {' '.join(argv)} failed: {result.stderr[-400:]}")
         counts = []
-        for path in sorted(Path(scratch).glob("callgrind.out*"), key=lambda p: int(p.name.rsplit("-", 1)[-1])):
+        def thread(path: Path) -> int:
+            suffix = path.name.rsplit("-", 1)[-1]
+            return int(suffix) if suffix.isdigit() else 1
+
+        for path in sorted(Path(scratch).glob("callgrind.out*"), key=thread):
             for line in path.read_text(errors="replace").splitlines():
                 if line.startswith("summary:") or line.startswith("totals:"):
                     counts.append(int(line.split()[1]))
@@ -312,7 +316,7 @@ def main() -> None:
         help="also whereami on 1, 2, 4, ... cores (taskset), up to all of them, and the speed-up")
     parser.add_argument(
         "--families", action="store_true",
-        help="only the parallel-decoding table on the seven log families of Benchmarks/families.py")
+        help="only the parallel-decoding table on the eight log families of Benchmarks/families.py")
     parser.add_argument("--family", action="append", choices=FAMILIES, help="with --families: only this one (repeatable)")
     parser.add_argument("--family-size", default="60M", help="with --families: size of each family's log (default 60M)")
     parser.add_argument("--rounds", type=int, default=7, help="with --families: alternating rounds (default 7)")

@@ -24,6 +24,8 @@ walk plus white noise, not the fixtures' Gauss-Markov process):
   loggers, some chartplotters).
 - rtk20: 20 Hz RTK (GGA quality 4/5, RMC, GST every epoch, proprietary $PUBX,00 and
   $PTNL,GGK every epoch, GSV once a second).
+- gga-10hz: GGA alone at 10 Hz, dated by a ZDA once a minute: a simple logger's log,
+  with a fix every 75 bytes (more events per byte than a chunk may keep).
 
 Only the standard library; the same family, size and seed give the same bytes.
 """
@@ -39,7 +41,7 @@ from functools import reduce
 from operator import xor
 from pathlib import Path
 
-FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20")
+FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20", "gga-10hz")
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus/gpsd"
 EARTH_M = 6_371_000.0
 GARBAGE = bytes(b for b in range(256) if b not in b"\r\n$!").decode("latin-1")
@@ -334,6 +336,24 @@ def rtk20(rng: random.Random, size: int, out) -> None:
         moment += dt.timedelta(seconds=1 / rate)
 
 
+def gga_10hz(rng: random.Random, size: int, out) -> None:
+    rate = 10
+    mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
+    moment = dt.datetime(2026, 8, 30, 23, 0, tzinfo=dt.timezone.utc)
+    written = 0
+    while written < size:
+        latitude, longitude, _, _ = mover.step()
+        time = clock(moment, 2)
+        bodies = [f"GPGGA,{time},{coordinate(latitude, 2, 'N', 'S', 5)},{coordinate(longitude, 3, 'E', 'W', 5)},1,08,1.0,"
+                  f"{rng.uniform(500, 501):.1f},M,47.0,M,,"]
+        if moment.second == 0 and moment.microsecond == 0:
+            bodies.append(f"GPZDA,{time},{moment:%d,%m,%Y},00,00")
+        text = "".join(sentence(b) for b in bodies)
+        out.write(text)
+        written += len(text)
+        moment += dt.timedelta(seconds=1 / rate)
+
+
 def generate(family: str, path: str, size: int, seed: int, corpus_directory: Path) -> None:
     rng = random.Random(f"{family}-{seed}")
     with open(path, "w", encoding="latin-1", newline="") as out:
@@ -351,6 +371,8 @@ def generate(family: str, path: str, size: int, seed: int, corpus_directory: Pat
             bare(rng, size, out, end="\r", gsv=True)
         elif family == "rtk20":
             rtk20(rng, size, out)
+        elif family == "gga-10hz":
+            gga_10hz(rng, size, out)
         else:
             sys.exit(f"unknown family {family}: one of {', '.join(FAMILIES)}")
 

@@ -258,7 +258,8 @@ import Testing
 
   @Test func chunksWithTooManyEventsToKeepAreDecodedInOrder() throws {
     // Random bytes give a rejection every few dozen bytes, each with its text (-v): more
-    // than a chunk may keep. Those chunks are decoded on the calling thread instead.
+    // than a chunk may keep. A worker stops where they fill it, or gives the chunk up
+    // when a piece holds more than the budget left; the rest is decoded in order.
     let log = try GeneratedLog(cycles: 300, start: 3600, dated: true, lossEvery: 0)
     var bytes = try Data(contentsOf: URL(fileURLWithPath: log.path))
     var random = SeededRandom(seed: 5)
@@ -266,8 +267,29 @@ import Testing
     try bytes.write(to: URL(fileURLWithPath: log.path))
     let expected = try Self.serial(log.path, Self.everyOption)
     let (transcript, decoder) = try Self.decodedInParallel(log.path, Self.everyOption, jobs: 2, chunkSize: 1 << 20)
-    #expect(decoder.chunksInOrderByReason[.notDecodedAhead, default: 0] > 0, "\(decoder.chunksInOrderByReason)")
+    let notAhead = decoder.chunksInOrderByReason[.notDecodedAhead, default: 0]
+    #expect(notAhead + decoder.chunksFinishedInOrder > 0, "\(decoder.chunksInOrderByReason)")
     #expect(transcript == expected)
+  }
+
+  /// GGA alone, a fix every 75 bytes: a chunk's fixes take 3.8 bytes per byte, more than
+  /// a chunk may keep. The worker stops where they fill it, at a slice's end, and the
+  /// rest of the chunk is decoded in order from its decoder: no chunk is decoded twice.
+  @Test func aChunkWhoseEventsFillTheBudgetIsFinishedInOrder() throws {
+    let log = try GeneratedLog(cycles: 30_000, start: 3600, dated: true, lossEvery: 0)
+    let lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
+    try (lines.filter { $0.hasPrefix("$GPGGA") }.joined(separator: "\r\n") + "\r\n")
+      .write(toFile: log.path, atomically: false, encoding: .utf8)
+    let size = Int(try FileManager.default.attributesOfItem(atPath: log.path)[.size] as! UInt64)
+    let chunkSize = 1 << 20
+    #expect(size > 2 * chunkSize)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    #expect(expected.events.count { $0.hasPrefix("fix") } * MemoryLayout<DecoderEvent>.stride > 3 * size)
+    let (transcript, decoder) = try Self.decodedInParallel(
+      log.path, NMEADecoder.Options(), jobs: 2, chunkSize: chunkSize)
+    #expect(transcript == expected)
+    #expect(decoder.chunks >= 2 && decoder.chunksFinishedInOrder >= decoder.chunks - 1)
+    #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
   }
 
   @Test func largeChunksOfADenseLogAreStillDecodedInParallel() throws {

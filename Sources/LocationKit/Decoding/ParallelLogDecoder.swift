@@ -18,12 +18,13 @@ import NMEA
 /// not, that decoder reads the chunk again itself. So where the cuts fall changes only the
 /// speed, never the output.
 ///
-/// A log whose history reaches back further than the warm-up at every cut runs on one
-/// core, with the others' work wasted: a log with no date of its own (dated by `--date` or
-/// a comment) once it has passed midnight, or one with more than 256 kinds of unknown
-/// sentence. So do chunks whose events would take more than three times their own bytes
-/// (``eventBytesPerChunkByte``), and
-/// runs of bytes without a line end: memory stays bounded, whatever the file holds.
+/// Two kinds of state are handed over rather than learned: the latest magnetic variation,
+/// and the day of a log without dates of its own (dated by `--date` or a comment). A log
+/// whose chunks mostly fail all the same (more than 256 kinds of unknown sentence) is
+/// read in order after the first ``trialChunks`` (``givesUpSplitting``). A worker stops
+/// where its chunk's events reach ``eventBytesPerChunkByte`` per byte, and the rest of the
+/// chunk is decoded in order; a burst denser than that, and runs of bytes without a line
+/// end, are decoded in order whole: memory stays bounded, whatever the file holds.
 public struct ParallelLogDecoder: Sendable {
   /// Threads decoding at once.
   public var jobs: Int
@@ -50,6 +51,10 @@ public struct ParallelLogDecoder: Sendable {
   public var chunksDecodedTwice: Int {
     chunksInOrderByReason.filter { $0.key != .notDecodedAhead }.values.reduce(0, +)
   }
+  /// How many chunks a worker decoded only in part, because their events reached the
+  /// memory a chunk may keep (``eventBytesPerChunkByte``): the rest of each was decoded
+  /// in order, once.
+  public private(set) var chunksFinishedInOrder = 0
   /// Where the decoder stopped splitting the file and read the rest in order on the
   /// calling thread, because most chunks so far had to be decoded twice (see
   /// ``givesUpSplitting``); `nil` when it split the file to the end.
@@ -65,11 +70,13 @@ public struct ParallelLogDecoder: Sendable {
   public static let trialChunks = 4
 
   /// The most memory a chunk's events may take, per byte of the chunk (and at least
-  /// 3 MB): a chunk with more (lines that are each rejected, or `print --nmea`'s copy of
-  /// every sentence), or with no line start for four chunks' length, is decoded in order
-  /// instead, so that memory stays bounded whatever the file holds. A fix's event (288
-  /// bytes) takes about a third of a byte per byte of a multi-GNSS log, and two bytes per
-  /// byte of a log of bare GGA and RMC (some 145 bytes a cycle).
+  /// 3 MB), so that memory stays bounded whatever the file holds. A worker decodes a
+  /// chunk with more (a 10 Hz log of GGA alone, lines that are each rejected,
+  /// `print --nmea`'s copy of every sentence) up to there, and the rest is decoded in
+  /// order; a chunk with no line start for four chunks' length is decoded in order
+  /// whole. A fix's event (288 bytes) takes about a third of a byte per byte of a
+  /// multi-GNSS log, two bytes per byte of a log of bare GGA and RMC (some 145 bytes a
+  /// cycle), and 3.6 of a log of GGA alone.
   public static let eventBytesPerChunkByte = 3
 
   /// Files smaller than this are decoded by one decoder: threads would cost more than
@@ -166,6 +173,18 @@ public struct ParallelLogDecoder: Sendable {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
     defer { buffer.deallocate() }
     var decoder = NMEADecoder(options: options)
+    /// Decodes `range` here, in order; `false` when cancelled.
+    func readInOrder(_ range: Range<Int>) throws(SystemError) -> Bool {
+      var stopped = false
+      try SystemIO.read(descriptor, range, through: buffer) { piece in
+        decoder.decode(piece) { event in
+          if !stopped && isCancelled() { stopped = true }
+          if !stopped { handle(event) }
+        }
+        return !stopped
+      }
+      return !stopped
+    }
     while let result = queue.take() {
       // Consumed, so that the events array is the chunk's alone once handed back.
       var chunk = try (consume result).get()
@@ -229,18 +248,15 @@ public struct ParallelLogDecoder: Sendable {
         decoder.adoptVariation(of: before)
         decoder.shiftLines(by: shift)
         decoder.statistics = statistics
+        if chunk.decodedEnd < chunk.range.upperBound {
+          // The worker stopped where its events filled the budget: the rest from here.
+          chunksFinishedInOrder += 1
+          guard try readInOrder(chunk.decodedEnd..<chunk.range.upperBound) else { return nil }
+        }
       } else {
         chunksDecodedInOrder += 1
         if let inOrder { chunksInOrderByReason[inOrder, default: 0] += 1 }
-        var stopped = false
-        try SystemIO.read(descriptor, chunk.range, through: buffer) { piece in
-          decoder.decode(piece) { event in
-            if !stopped && isCancelled() { stopped = true }
-            if !stopped { handle(event) }
-          }
-          return !stopped
-        }
-        if stopped { return nil }
+        guard try readInOrder(chunk.range) else { return nil }
       }
       if givesUpSplitting && chunks >= Self.trialChunks && 2 * chunksDecodedTwice > chunks {
         // Most chunks so far had to be decoded again: the workers' decoding is wasted on
@@ -253,15 +269,7 @@ public struct ParallelLogDecoder: Sendable {
       progress(decoder.statistics)
     }
     if let readInOrderFrom {
-      var stopped = false
-      try SystemIO.read(descriptor, readInOrderFrom..<plan.size, through: buffer) { piece in
-        decoder.decode(piece) { event in
-          if !stopped && isCancelled() { stopped = true }
-          if !stopped { handle(event) }
-        }
-        return !stopped
-      }
-      if stopped { return nil }
+      guard try readInOrder(readInOrderFrom..<plan.size) else { return nil }
       progress(decoder.statistics)
     }
     // What was written after the size was taken, as a plain read would have seen it.
@@ -364,6 +372,9 @@ struct DecodedChunk {
   /// decoded in order (too long, or too many events).
   var start: NMEADecoder?
   var end: NMEADecoder?
+  /// Where the worker stopped: the chunk's end, or before it when the events reached
+  /// the budget (the rest is decoded in order, from ``end``).
+  var decodedEnd = 0
   var events: [DecoderEvent] = []
   /// Whether a heading reading is among the events (its declination depends on the day).
   var hasHeadings = false
@@ -402,47 +413,72 @@ struct ChunkReader: Sendable {
     decoder.resetVariationAssumption()
     chunk.start = decoder
     var overflowed = false
+    var abandoned = false
     var hasHeadings = false
     var budget = plan.eventBudget
-    try read(start..<end, buffer, { overflowed || cancelled() }) { bytes in
-      decoder.decode(bytes) { event in
-        // Fixes, nearly every event, first, without a look at what they hold: a fix is
-        // 300 bytes, and each copy of it shows.
-        switch event {
-        case .fix: budget -= MemoryLayout<DecoderEvent>.stride
-        case .heading:
-          budget -= MemoryLayout<DecoderEvent>.stride
-          hasHeadings = true
-        default: budget -= Self.memory(of: event)
+    var decodedEnd = start
+    try read(start..<end, buffer, { overflowed || abandoned || cancelled() }) { bytes in
+      var offset = 0
+      while offset < bytes.count && !overflowed && !abandoned {
+        // Whole pieces while the events so far say the budget has room for twice their
+        // density; then slices that cannot take more than the budget left, however
+        // dense their events. When it runs out, the decoder stops at a slice's end: the
+        // merger takes the events so far and decodes the rest of the chunk from there.
+        let remaining = bytes.count - offset
+        let density = Double(plan.eventBudget - budget) / Double(max(1, decodedEnd + offset - start))
+        let whole = Double(budget) > 2 * density * Double(remaining) + Double(Self.reserve)
+        let length = whole ? remaining : min(remaining, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
+        decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) { event in
+          // Fixes, nearly every event, first, without a look at what they hold: a fix
+          // is 300 bytes, and each copy of it shows.
+          switch event {
+          case .fix: budget -= MemoryLayout<DecoderEvent>.stride
+          case .heading:
+            budget -= MemoryLayout<DecoderEvent>.stride
+            hasHeadings = true
+          default: budget -= Self.memory(of: event)
+          }
+          // Denser than the whole piece had room for (a burst of rejections): the chunk
+          // is left to be decoded in order.
+          guard budget >= 0 else {
+            abandoned = true
+            return
+          }
+          events.append(consume event)
         }
-        guard budget >= 0 else {
-          overflowed = true
-          return
-        }
-        // Grown by hand, so that no array ends up with twice the room it may use.
-        if events.count == events.capacity {
-          events.reserveCapacity(min(plan.maximumEvents, max(64, 2 * events.capacity)))
-        }
-        events.append(consume event)
+        offset += length
+        if budget < Self.reserve { overflowed = true }
       }
+      decodedEnd += offset
     }
     chunk.events = consume events
     chunk.hasHeadings = hasHeadings
-    if overflowed {
-      // Left to be decoded in order: no decoder to continue from.
+    if abandoned {
+      // No decoder to continue from.
       chunk.start = nil
       return chunk
     }
     chunk.end = decoder
+    chunk.decodedEnd = decodedEnd
     return chunk
   }
+
+  /// The most memory the events of one byte of input can take: a rejection (with its
+  /// text) for every byte, as a run of `$` gives.
+  static let mostEventBytesPerByte = MemoryLayout<DecoderEvent>.stride + 64 + RejectionDetail.longestText
+
+  /// The shortest slice a chunk is decoded in near the end of its event budget, bytes.
+  static let smallestSlice = 256
+
+  /// The budget left when a worker stops: what the densest slice could take.
+  static let reserve = smallestSlice * mostEventBytesPerByte
 
   /// About the memory `event` takes once stored: its place in the array, and what it
   /// holds on the heap (a rejection's text for `-v`, a sentence's bytes for `--nmea`).
   static func memory(of event: DecoderEvent) -> Int {
     let stored = MemoryLayout<DecoderEvent>.stride
     switch event {
-    case .rejected(let rejection): return stored + (rejection.detail == nil ? 0 : 64 + SentenceFramer.maximumLength)
+    case .rejected(let rejection): return stored + (rejection.detail == nil ? 0 : 64 + RejectionDetail.longestText)
     case .accepted(let bytes, _): return stored + 32 + bytes.count
     case .sentence: return stored + 128
     case .fix, .heading: return stored

@@ -65,6 +65,9 @@ public final class RejectionDetail: Sendable, Equatable {
     a.text == b.text && a.statedChecksum == b.statedChecksum && a.computedChecksum == b.computedChecksum
   }
 
+  /// The most bytes ``text`` holds: 120 characters and an ellipsis.
+  package static let longestText = 120 + 3
+
   /// Keeps the sentence `bytes` as ``text`` (cut and cleaned) and, for a bad checksum, the
   /// `stated` and `computed` checksums.
   public init(_ bytes: UnsafeBufferPointer<UInt8>, stated: UInt8? = nil, computed: UInt8? = nil) {

@@ -88,6 +88,9 @@ struct InputFile: ~Copyable {
       line += decoder.chunksInOrderByReason.sorted { ($0.value, $1.key.description) > ($1.value, $0.key.description) }
         .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
+    if decoder.chunksFinishedInOrder > 0 {
+      line += "; \(decoder.chunksFinishedInOrder) finished in order (their events filled the memory a chunk may keep)"
+    }
     if let offset = decoder.readInOrderFrom {
       line += "; from byte \(offset) on, read on one thread: most chunks had to be decoded twice"
     }
