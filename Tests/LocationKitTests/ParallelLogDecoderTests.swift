@@ -147,6 +147,29 @@ import Testing
     }
   }
 
+  /// GGA with a ZDA once a minute (every 600 cycles at 10 Hz): most warm-ups hold no
+  /// date, so a worker's fixes go without a time until its chunk states one. The merger
+  /// gives them the times one decoder would have, and no chunk is decoded twice.
+  @Test func aLogDatedOnceAMinuteIsDecodedInParallel() throws {
+    let log = try GeneratedLog(cycles: 6000, start: 3600, dated: false, lossEvery: 0)
+    var lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
+    for point in stride(from: lines.count - 1, through: 300, by: -600) {
+      // After the cycle's GGA, with its time.
+      guard let gga = lines[..<point].lastIndex(where: { $0.hasPrefix("$GPGGA") }) else { continue }
+      let time = lines[gga].split(separator: ",")[1]
+      lines.insert(checksummed("$GPZDA,\(time),01,12,2026,00,00"), at: gga + 1)
+    }
+    try lines.joined(separator: "\r\n").write(toFile: log.path, atomically: false, encoding: .utf8)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    let fixes = expected.events.filter { $0.hasPrefix("fix") }
+    #expect(fixes.first.map { !$0.contains("2026-12-01") } == true, "the first fixes have no date")
+    #expect(fixes.last.map { $0.contains("2026-12-01") } == true, "the last ones have: \(fixes.last ?? "")")
+    let (transcript, decoder) = try Self.decodedInParallel(log.path, NMEADecoder.Options(), jobs: 2, chunkSize: 8192)
+    #expect(transcript == expected)
+    #expect(decoder.chunks > 40)
+    #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
+  }
+
   /// Lines ending in CR alone, LF alone and CR LF, mixed: a cut falls after any line end,
   /// never between the CR and LF of one, and the line numbers still agree.
   @Test func logsWhoseLinesEndInCRAloneAreSplitToo() throws {

@@ -52,28 +52,29 @@ import Testing
   }
 
   @Test func summaryVerboseSaysHowTheFileWasSplit() throws {
-    // The drive cut every kilobyte: a warm-up of four chunks does not always reach back
-    // to the last RMC before midnight, so a few chunks are decoded again, and why is said.
-    let drive = Paths.fixture("drive-midnight.nmea")
-    let split = try runWhereAmI(["summary", "-v", drive, "--jobs", "2"], environment: Self.manyCuts)
+    // The multi-GNSS burst cut every kilobyte: a warm-up of four chunks does not always
+    // hold the two cycles that teach which sentence ends them, so some chunks are decoded
+    // again, and why is said.
+    let log = Paths.fixture("multi-gnss-burst.nmea")
+    let split = try runWhereAmI(["summary", "-v", log, "--jobs", "2"], environment: Self.manyCuts)
     #expect(split.code == 0)
     let pattern = /whereami: (.+): (\d+) chunks on 2 threads; (\d+) decoded in order \((\d+) of them twice\): (.+)\n/
     let line = try #require(split.error.wholeMatch(of: pattern), "\(split.error)")
-    #expect(line.output.1 == drive && Int(line.output.2)! > 100)
+    #expect(line.output.1 == log && Int(line.output.2)! > 100)
     let inOrder = Int(line.output.3)!
     #expect(inOrder > 0 && Int(line.output.4)! == inOrder)
     // Each reason with its count, and the counts add up.
     let reasons = line.output.5.split(separator: ", ").map { $0.wholeMatch(of: /the (.+) differed (\d+)/) }
     #expect(reasons.allSatisfy { $0 != nil }, "\(line.output.5)")
     #expect(reasons.compactMap { $0.map { Int($0.output.2)! } }.reduce(0, +) == inOrder)
-    #expect(reasons.contains { $0?.output.1 == "date" }, "the date, across midnight: \(line.output.5)")
+    #expect(reasons.contains { $0?.output.1 == "cycle end" }, "\(line.output.5)")
     // The output is the same as without -v.
-    #expect(split.output == (try runWhereAmI(["summary", drive, "--jobs", "1"])).output)
+    #expect(split.output == (try runWhereAmI(["summary", log, "--jobs", "1"])).output)
     // One job, or a file under 8 MB: one decoder, and it says so.
-    let one = try runWhereAmI(["summary", "-v", drive, "--jobs", "1"])
-    #expect(one.error == "whereami: \(drive): decoded by one decoder (one job)\n")
-    let small = try runWhereAmI(["summary", "--verbose", drive, "--jobs", "2"])
-    #expect(small.error == "whereami: \(drive): decoded by one decoder (not a regular file of 8 MB or more)\n")
+    let one = try runWhereAmI(["summary", "-v", log, "--jobs", "1"])
+    #expect(one.error == "whereami: \(log): decoded by one decoder (one job)\n")
+    let small = try runWhereAmI(["summary", "--verbose", log, "--jobs", "2"])
+    #expect(small.error == "whereami: \(log): decoded by one decoder (not a regular file of 8 MB or more)\n")
   }
 
   /// A log whose chunks must nearly all be decoded twice (more than 256 kinds of unknown

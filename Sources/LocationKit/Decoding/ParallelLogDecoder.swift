@@ -197,17 +197,27 @@ public struct ParallelLogDecoder: Sendable {
       chunks += 1
       var inOrder: ChunkInOrderReason? = .notDecodedAhead
       var days = 0
+      var dating: FixAssembler.Dating?
+      var datesStated = false
       if var start = chunk.start, var end = chunk.end {
-        if start.difference(from: decoder) == .date, !chunk.hasHeadings, end.datesStated == start.datesStated,
-          let shift = start.wholeDays(to: decoder)
-        {
-          // A log without dates of its own, dated from `--date` or a comment: the worker
-          // dated its chunk from the day it was given, not the day reached by then. No
-          // date was stated in the chunk, so every date in it is off by the same days.
-          // (Not with headings: their declinations depend on the day.)
-          start.shiftDates(byDays: shift)
-          end.shiftDates(byDays: shift)
-          days = shift
+        datesStated = end.datesStated != start.datesStated
+        // (Not with headings: their declinations depend on the day.)
+        if start.difference(from: decoder) == .date, !chunk.hasHeadings {
+          if start.isUndated && !decoder.isUndated {
+            // The log states its date seldom (a ZDA once a minute), and the warm-up held
+            // none: the worker's fixes went without a time until the chunk stated one.
+            // They are given the times this decoder would have given them.
+            start.adoptDating(of: decoder)
+            dating = decoder.dating
+          } else if !datesStated, let shift = start.wholeDays(to: decoder) {
+            // A log without dates of its own, dated from `--date` or a comment: the
+            // worker dated its chunk from the day it was given, not the day reached by
+            // then. No date was stated in the chunk, so every date in it is off by the
+            // same days.
+            start.shiftDates(byDays: shift)
+            end.shiftDates(byDays: shift)
+            days = shift
+          }
         }
         if let difference = start.difference(from: decoder) {
           inOrder = .state(difference)
@@ -227,13 +237,17 @@ public struct ParallelLogDecoder: Sendable {
             if isCancelled() { return false }
             // Taken out rather than copied (a fix is a few hundred bytes) and handed over,
             // a placeholder without references left for the array to destroy.
-            if days == 0 && (shift == 0 || !(first + index).pointee.hasLine) {
+            if days == 0 && dating == nil && (shift == 0 || !(first + index).pointee.hasLine) {
               // Straight from the array to the handler: each copy of a fix is 300 bytes.
               handle((first + index).move())
             } else {
               var event = (first + index).move()
               if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
               if days != 0 { event = Self.dated(event, byDays: days) }
+              if dating?.isOver == false, case .fix(var fix) = event {
+                dating?.date(&fix)
+                event = .fix(fix)
+              }
               handle(consume event)
             }
             (first + index).initialize(to: .accepted([], line: 0))
@@ -248,6 +262,7 @@ public struct ParallelLogDecoder: Sendable {
         decoder.adoptVariation(of: before)
         decoder.shiftLines(by: shift)
         decoder.statistics = statistics
+        if let dating { decoder.adoptDating(dating, anchor: !datesStated && !dating.isOver) }
         if chunk.decodedEnd < chunk.range.upperBound {
           // The worker stopped where its events filled the budget: the rest from here.
           chunksFinishedInOrder += 1

@@ -181,6 +181,17 @@ public struct NMEADecoder {
   /// Whole days from this decoder's dating to `other`'s, when that is all that tells
   /// their dates apart (see ``FixAssembler/wholeDays(to:)``).
   package func wholeDays(to other: NMEADecoder) -> Int? { assembler.wholeDays(to: other.assembler) }
+  /// Whether the decoder can date nothing yet (see ``FixAssembler/isUndated``).
+  package var isUndated: Bool { assembler.isUndated }
+  /// Takes `other`'s dating (see ``FixAssembler/adoptDating(of:)``).
+  package mutating func adoptDating(of other: NMEADecoder) { assembler.adoptDating(of: other.assembler) }
+  /// The decoder's dating, for what an undated decoder made after it.
+  package var dating: FixAssembler.Dating { assembler.dating }
+  /// Takes the dating an undated decoder would have had (see
+  /// ``FixAssembler/adoptDating(_:anchor:)``).
+  package mutating func adoptDating(_ dating: FixAssembler.Dating, anchor: Bool) {
+    assembler.adoptDating(dating, anchor: anchor)
+  }
   /// Moves every date the decoder holds by `days` (see ``FixAssembler/shiftDates(byDays:)``).
   package mutating func shiftDates(byDays days: Int) { assembler.shiftDates(byDays: days) }
 

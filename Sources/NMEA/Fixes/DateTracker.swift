@@ -26,6 +26,15 @@ struct DateTracker: Equatable {
     return Int(difference / TimeOfDay.microsecondsPerDay)
   }
 
+  /// Whether this tracker can date nothing: no date seen, none seeded.
+  var isEmpty: Bool { anchor == nil && seed == nil }
+
+  /// Takes `other`'s anchor and seed (not its count of dates seen).
+  mutating func adopt(_ other: DateTracker) {
+    anchor = other.anchor
+    seed = other.seed
+  }
+
   /// Moves the anchor by `days` whole days.
   mutating func shift(byDays days: Int) {
     anchor = anchor?.shifted(byDays: days)

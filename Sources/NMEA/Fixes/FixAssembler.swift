@@ -242,6 +242,58 @@ public struct FixAssembler {
     if let time = headingReading?.time { headingReading?.time = time.shifted(byDays: days) }
   }
 
+  /// Whether this assembler can date nothing yet: no date seen or seeded. A decoder
+  /// started partway into a log whose dates come seldom (a ZDA once a minute) is so
+  /// until its chunk states one.
+  package var isUndated: Bool { dates.isEmpty }
+
+  /// The dating of `other`, for an undated assembler that read the same cycles: `other`'s
+  /// anchor, and the times of the previous fix and of a completed fix that went without.
+  package mutating func adoptDating(of other: FixAssembler) {
+    dates.adopt(other.dates)
+    if let previousFix = previous, previousFix.time == nil, let theirs = other.previous,
+      theirs.timeOfDay == previousFix.timeOfDay
+    {
+      previous?.time = theirs.time
+    }
+    if completedFix != nil, completedFix?.time == nil, other.completedFix?.timeOfDay == completedFix?.timeOfDay {
+      completedFix?.time = other.completedFix?.time
+    }
+  }
+
+  /// Dates what an undated assembler made, as this one would have: the fixes it handed
+  /// out without a time, in order, until the first it could date itself.
+  package struct Dating: Sendable {
+    fileprivate var dates: DateTracker
+    /// The time of the last fix with a position so dated: the previous fix's.
+    package private(set) var lastPositionTime: Timestamp?
+    /// Whether a fix came that had its own time: from there on the assembler dated its
+    /// fixes itself.
+    package private(set) var isOver = false
+
+    /// Gives `fix` the time this assembler would have, if it has none.
+    package mutating func date(_ fix: inout Fix) {
+      guard !isOver else { return }
+      guard fix.time == nil else {
+        isOver = true
+        return
+      }
+      fix.time = dates.resolve(fix.timeOfDay)
+      if fix.latitude != nil && fix.longitude != nil { lastPositionTime = fix.time }
+    }
+  }
+
+  /// This assembler's dating, to date what an undated one made after it (see ``Dating``).
+  package var dating: Dating { Dating(dates: dates) }
+
+  /// Takes what an undated assembler would have had by now, after `dating` dated its
+  /// fixes: the previous fix's time when it went without, and, when `anchor` (no date was
+  /// stated meanwhile), the anchor.
+  package mutating func adoptDating(_ dating: Dating, anchor: Bool) {
+    if anchor { dates.adopt(dating.dates) }
+    if previous != nil, previous?.time == nil, let time = dating.lastPositionTime { previous?.time = time }
+  }
+
   /// Whether a date has been seen, so that seeding one changes nothing.
   var isDated: Bool { dates.isAnchored }
 
