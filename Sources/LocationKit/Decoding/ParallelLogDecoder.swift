@@ -66,6 +66,10 @@ public struct ParallelLogDecoder: Sendable {
   /// chunks decoded ahead by then are wasted: the window's `jobs + 1` past the trial's.
   /// Tests that check the hand-over on every chunk turn it off.
   public var givesUpSplitting = true
+  /// The least memory a chunk's events may take whatever its size (see
+  /// ``eventBytesPerChunkByte``): 3 MB, so that the small chunks tests cut logs into keep
+  /// all their events; tests of the budget itself lower it.
+  package var smallestEventBudget = 3 << 20
   /// How many chunks are taken before ``givesUpSplitting`` decides.
   public static let trialChunks = 4
 
@@ -132,7 +136,8 @@ public struct ParallelLogDecoder: Sendable {
     _ descriptor: Int32, size: Int, isCancelled: () -> Bool = { false },
     progress: (DecoderStatistics) -> Void = { _ in }, _ handle: (consuming DecoderEvent) -> Void
   ) throws(SystemError) -> DecoderStatistics? {
-    let plan = ChunkPlan(size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp))
+    let plan = ChunkPlan(
+      size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp), smallestEventBudget: smallestEventBudget)
     let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
@@ -363,6 +368,7 @@ struct ChunkPlan: Sendable {
   let size: Int
   let chunkSize: Int
   let warmUp: Int
+  var smallestEventBudget = 3 << 20
   /// The longest chunk a worker decodes; a longer one is left to be decoded in order.
   var maximumChunk: Int { 4 * chunkSize + SentenceFramer.maximumLength }
 
@@ -370,7 +376,7 @@ struct ChunkPlan: Sendable {
 
   /// The most memory a chunk's events may take (see
   /// ``ParallelLogDecoder/eventBytesPerChunkByte``).
-  var eventBudget: Int { max(3 << 20, ParallelLogDecoder.eventBytesPerChunkByte * chunkSize) }
+  var eventBudget: Int { max(smallestEventBudget, ParallelLogDecoder.eventBytesPerChunkByte * chunkSize) }
 
   /// The most events a chunk can keep within ``eventBudget``.
   var maximumEvents: Int { eventBudget / MemoryLayout<DecoderEvent>.stride }
@@ -440,9 +446,15 @@ struct ChunkReader: Sendable {
         // dense their events. When it runs out, the decoder stops at a slice's end: the
         // merger takes the events so far and decodes the rest of the chunk from there.
         let remaining = bytes.count - offset
-        let density = Double(plan.eventBudget - budget) / Double(max(1, decodedEnd + offset - start))
-        let whole = Double(budget) > 2 * density * Double(remaining) + Double(Self.reserve)
-        let length = whole ? remaining : min(remaining, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
+        let decoded = decodedEnd + offset - start
+        let density = Double(plan.eventBudget - budget) / Double(max(1, decoded))
+        let whole = decoded > 0 && Double(budget) > 2 * density * Double(remaining) + Double(Self.reserve)
+        let length =
+          whole
+          ? remaining
+          : decoded == 0
+            ? min(remaining, Self.firstSlice, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
+            : min(remaining, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
         decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) { event in
           // Fixes, nearly every event, first, without a look at what they hold: a fix
           // is 300 bytes, and each copy of it shows.
@@ -483,7 +495,10 @@ struct ChunkReader: Sendable {
   static let mostEventBytesPerByte = MemoryLayout<DecoderEvent>.stride + 64 + RejectionDetail.longestText
 
   /// The shortest slice a chunk is decoded in near the end of its event budget, bytes.
-  static let smallestSlice = 256
+  static let smallestSlice = 64
+
+  /// The first slice of a chunk, bytes: it tells how dense the chunk's events are.
+  static let firstSlice = 16 << 10
 
   /// The budget left when a worker stops: what the densest slice could take.
   static let reserve = smallestSlice * mostEventBytesPerByte
