@@ -40,6 +40,7 @@ import sys
 from functools import reduce
 from operator import xor
 from pathlib import Path
+from typing import Iterator
 
 FAMILIES = ("multi-gnss", "garbage", "corpus", "bare", "dateless", "cr-only", "rtk20", "gga-10hz")
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus/gpsd"
@@ -165,14 +166,14 @@ def clock(moment: dt.datetime, decimals: int) -> str:
     return text
 
 
-def multi_gnss(rng: random.Random, size: int, out) -> None:
+def multi_gnss(rng: random.Random) -> Iterator[str]:
     rate = 10
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     sky = Sky(rng)
     moment = dt.datetime(2026, 3, 14, 21, 30, tzinfo=dt.timezone.utc)
-    written = epoch = 0
+    epoch = 0
     style = None
-    while written < size:
+    while True:
         if epoch % (rate * 600) == 0:
             # A new style every 10 minutes: another configuration of the same receiver.
             style = {
@@ -209,20 +210,19 @@ def multi_gnss(rng: random.Random, size: int, out) -> None:
         if style["rmc_last"]:
             bodies.append(rmc)
         text = "".join(damaged(rng, sentence(b)) if rng.random() < 0.01 else sentence(b) for b in bodies)
-        out.write(text)
-        written += len(text)
+        yield text
         epoch += 1
         moment += dt.timedelta(seconds=1 / rate)
 
 
-def garbage(rng: random.Random, size: int, out) -> None:
+def garbage(rng: random.Random) -> Iterator[str]:
     rate = 5
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     sky = Sky(rng, 2)
     moment = dt.datetime(2026, 7, 2, 6, 0, tzinfo=dt.timezone.utc)
     written = 0
     next_burst = rng.randrange(1 << 20, 3 << 20)
-    while written < size:
+    while True:
         latitude, longitude, speed, course = mover.step()
         time = clock(moment, 1)
         lat = coordinate(latitude, 2, "N", "S", 5)
@@ -238,37 +238,31 @@ def garbage(rng: random.Random, size: int, out) -> None:
             alphabet = GARBAGE + ("\r\n" if rng.random() < 0.5 else "")
             text = "".join(rng.choice(alphabet) for _ in range(length)) + "\r\n" + text
             next_burst = written + rng.randrange(1 << 20, 3 << 20)
-        out.write(text)
+        yield text
         written += len(text)
         moment += dt.timedelta(seconds=1 / rate)
 
 
-def corpus(rng: random.Random, size: int, out, directory: Path) -> None:
+def corpus(rng: random.Random, directory: Path) -> Iterator[str]:
     logs = sorted(p for p in directory.glob("*.log"))
     if not logs:
         sys.exit(f"no corpus logs in {directory}")
     pieces = [p.read_bytes().decode("latin-1") for p in logs]
-    written = 0
-    while written < size:
+    while True:
         # Each round in another order: receivers follow each other differently.
         order = list(range(len(pieces)))
         rng.shuffle(order)
         for index in order:
             text = pieces[index]
-            if not text.endswith("\n"):
-                text += "\n"
-            out.write(text)
-            written += len(text)
-            if written >= size:
-                break
+            yield text if text.endswith("\n") else text + "\n"
 
 
-def bare(rng: random.Random, size: int, out, rate: float = 1, end: str = "\r\n", gsv: bool = False) -> None:
+def bare(rng: random.Random, rate: float = 1, end: str = "\r\n", gsv: bool = False) -> Iterator[str]:
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     sky = Sky(rng, 1)
     moment = dt.datetime(2025, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
-    written = epoch = 0
-    while written < size:
+    epoch = 0
+    while True:
         latitude, longitude, speed, course = mover.step()
         time = clock(moment, 0)
         lat = coordinate(latitude, 2, "N", "S", 4)
@@ -280,20 +274,18 @@ def bare(rng: random.Random, size: int, out, rate: float = 1, end: str = "\r\n",
         if gsv and epoch % int(rate) == 0:
             bodies += sky.gsv(epoch)
         text = "".join(sentence(b, end) for b in bodies)
-        out.write(text)
-        written += len(text)
+        yield text
         epoch += 1
         moment += dt.timedelta(seconds=1 / rate)
 
 
-def dateless(rng: random.Random, size: int, out) -> None:
+def dateless(rng: random.Random) -> Iterator[str]:
     rate = 2
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     sky = Sky(rng, 1)
     # 22:00, so that a log of more than 2 hours (about 5 MB) passes midnight.
     moment = dt.datetime(2026, 1, 9, 22, 0, tzinfo=dt.timezone.utc)
-    written = 0
-    while written < size:
+    while True:
         latitude, longitude, _, _ = mover.step()
         time = clock(moment, 1)
         lat = coordinate(latitude, 2, "N", "S", 5)
@@ -301,19 +293,18 @@ def dateless(rng: random.Random, size: int, out) -> None:
         bodies = [f"GPGGA,{time},{lat},{lon},2,08,1.0,{rng.uniform(50, 60):.2f},M,40.1,M,2.0,0120"]
         bodies += sky.gsa("GP", 1.0, False)
         text = "".join(sentence(b) for b in bodies)
-        out.write(text)
-        written += len(text)
+        yield text
         moment += dt.timedelta(seconds=1 / rate)
 
 
-def rtk20(rng: random.Random, size: int, out) -> None:
+def rtk20(rng: random.Random) -> Iterator[str]:
     rate = 20
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     mover.white = rng.uniform(0.005, 0.03)
     sky = Sky(rng, 3)
     moment = dt.datetime(2026, 5, 5, 9, 0, tzinfo=dt.timezone.utc)
-    written = epoch = 0
-    while written < size:
+    epoch = 0
+    while True:
         latitude, longitude, speed, course = mover.step()
         time = clock(moment, 2)
         lat = coordinate(latitude, 2, "N", "S", 8)
@@ -330,18 +321,16 @@ def rtk20(rng: random.Random, size: int, out) -> None:
         if epoch % rate == 0:
             bodies += sky.gsv(epoch // rate)
         text = "".join(sentence(b) for b in bodies)
-        out.write(text)
-        written += len(text)
+        yield text
         epoch += 1
         moment += dt.timedelta(seconds=1 / rate)
 
 
-def gga_10hz(rng: random.Random, size: int, out) -> None:
+def gga_10hz(rng: random.Random) -> Iterator[str]:
     rate = 10
     mover = Mover(rng, rate, rng.uniform(-60, 60), rng.uniform(-180, 180))
     moment = dt.datetime(2026, 8, 30, 23, 0, tzinfo=dt.timezone.utc)
-    written = 0
-    while written < size:
+    while True:
         latitude, longitude, _, _ = mover.step()
         time = clock(moment, 2)
         bodies = [f"GPGGA,{time},{coordinate(latitude, 2, 'N', 'S', 5)},{coordinate(longitude, 3, 'E', 'W', 5)},1,08,1.0,"
@@ -349,32 +338,32 @@ def gga_10hz(rng: random.Random, size: int, out) -> None:
         if moment.second == 0 and moment.microsecond == 0:
             bodies.append(f"GPZDA,{time},{moment:%d,%m,%Y},00,00")
         text = "".join(sentence(b) for b in bodies)
-        out.write(text)
-        written += len(text)
+        yield text
         moment += dt.timedelta(seconds=1 / rate)
 
 
 def generate(family: str, path: str, size: int, seed: int, corpus_directory: Path) -> None:
     rng = random.Random(f"{family}-{seed}")
+    epochs = {
+        "multi-gnss": lambda: multi_gnss(rng),
+        "garbage": lambda: garbage(rng),
+        "corpus": lambda: corpus(rng, corpus_directory),
+        "bare": lambda: bare(rng),
+        "dateless": lambda: dateless(rng),
+        "cr-only": lambda: bare(rng, end="\r", gsv=True),
+        "rtk20": lambda: rtk20(rng),
+        "gga-10hz": lambda: gga_10hz(rng),
+    }
+    if family not in epochs:
+        sys.exit(f"unknown family {family}: one of {', '.join(FAMILIES)}")
+    written = 0
     with open(path, "w", encoding="latin-1", newline="") as out:
-        if family == "multi-gnss":
-            multi_gnss(rng, size, out)
-        elif family == "garbage":
-            garbage(rng, size, out)
-        elif family == "corpus":
-            corpus(rng, size, out, corpus_directory)
-        elif family == "bare":
-            bare(rng, size, out)
-        elif family == "dateless":
-            dateless(rng, size, out)
-        elif family == "cr-only":
-            bare(rng, size, out, end="\r", gsv=True)
-        elif family == "rtk20":
-            rtk20(rng, size, out)
-        elif family == "gga-10hz":
-            gga_10hz(rng, size, out)
-        else:
-            sys.exit(f"unknown family {family}: one of {', '.join(FAMILIES)}")
+        # Epoch by epoch (a log at a time for the corpus) until the size is reached.
+        for text in epochs[family]():
+            out.write(text)
+            written += len(text)
+            if written >= size:
+                break
 
 
 def main() -> None:
