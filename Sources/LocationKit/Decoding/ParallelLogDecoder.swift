@@ -448,13 +448,10 @@ struct ChunkReader: Sendable {
         let remaining = bytes.count - offset
         let decoded = decodedEnd + offset - start
         let density = Double(plan.eventBudget - budget) / Double(max(1, decoded))
+        // (Never whole before the first slice: nothing yet tells the density.)
         let whole = decoded > 0 && Double(budget) > 2 * density * Double(remaining) + Double(Self.reserve)
-        let length =
-          whole
-          ? remaining
-          : decoded == 0
-            ? min(remaining, Self.firstSlice, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
-            : min(remaining, max(Self.smallestSlice, budget / Self.mostEventBytesPerByte))
+        let slice = max(Self.smallestSlice, budget / Self.mostEventBytesPerByte)
+        let length = whole ? remaining : min(remaining, slice)
         decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) { event in
           // Fixes, nearly every event, first, without a look at what they hold: a fix
           // is 300 bytes, and each copy of it shows.
@@ -496,9 +493,6 @@ struct ChunkReader: Sendable {
 
   /// The shortest slice a chunk is decoded in near the end of its event budget, bytes.
   static let smallestSlice = 64
-
-  /// The first slice of a chunk, bytes: it tells how dense the chunk's events are.
-  static let firstSlice = 16 << 10
 
   /// The budget left when a worker stops: what the densest slice could take.
   static let reserve = smallestSlice * mostEventBytesPerByte
