@@ -91,6 +91,20 @@ import Testing
     }
   }
 
+  /// A drift too slow for the speed to show (0.3 m/s, below the 0.5 m/s a speed must
+  /// reach) is one trip, found by the displacement the velocities integrate to, with the
+  /// drift's distance; the main odometer's fixed thresholds made it no trip at all.
+  @Test func aSlowDriftOfAKilometreIsATrip() throws {
+    var random = SeededRandom(seed: 31)
+    let phases: [MovementPhase] = [.stand(seconds: 300), .move(seconds: 3600, speed: 0.3), .stand(seconds: 600)]
+    let track = TrackSimulator(receiver: .drawn(&random), style: .drifting, phases: phases).generate(seed: 31)
+    let trips = Self.recognize(track).events.filter { $0.state == .ended }.map(\.trip)
+    let truth = try #require(track.movements.first)
+    #expect(trips.count == 1, "\(trips.map(\.distance))")
+    let trip = try #require(trips.first)
+    #expect(abs(trip.distance - truth.distance) / truth.distance < 0.2, "\(trip.distance) m for \(truth.distance) m")
+  }
+
   @Test func theTripCarriesItsFigures() throws {
     var random = SeededRandom(seed: 9)
     let track = TrackSimulator(receiver: .drawn(&random), style: .driving, phases: Self.day).generate(seed: 9)

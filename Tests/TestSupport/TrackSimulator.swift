@@ -38,6 +38,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 public struct ReceiverModel: Sendable, CustomStringConvertible {
   /// Fixes per second: 1, 2, 5 or 10.
   public var rate: Int
+  /// Seconds between fixes for a logger slower than 1 Hz (it then overrides ``rate``).
+  public var loggingInterval: Double?
+  /// Seconds between fixes.
+  public var epochSeconds: Double { loggingInterval ?? 1 / Double(rate) }
   /// Stationary standard deviation of the correlated position error, per axis, metres.
   public var correlatedSigma: Double
   /// Its correlation time, seconds.
@@ -102,8 +106,10 @@ public struct ReceiverModel: Sendable, CustomStringConvertible {
 
   public var description: String {
     String(
-      format: "%d Hz, σ %.1f m/%.0f s + %.1f m white, Doppler σ %.2f m/s, %d decimals, %@%@", rate,
-      correlatedSigma, correlationTime, whiteSigma, speedSigma, minuteDecimals, sendsSpeed ? "RMC" : "GGA only",
+      format: "%@, σ %.1f m/%.0f s + %.1f m white, Doppler σ %.2f m/s over %.1f s, %d decimals, %@%@",
+      loggingInterval.map { String(format: "every %g s", $0) } ?? "\(rate) Hz",
+      correlatedSigma, correlationTime, whiteSigma, speedSigma, speedCorrelationTime, minuteDecimals,
+      sendsSpeed ? "RMC" : "GGA only",
       sendsStatistics ? ", GST" : "")
   }
 }
@@ -131,6 +137,9 @@ public struct MovementStyle: Sendable {
     meanTimeBetweenTurns: 60, turnRate: 25, acceleration: 0.8, speedWander: 0.15)
   public static let driving = MovementStyle(
     meanTimeBetweenTurns: 50, turnRate: 15, acceleration: 2, speedWander: 0.15)
+  /// A boat drifting, a shuffle in a crowd: slow, gentle turns, slow changes of speed.
+  public static let drifting = MovementStyle(
+    meanTimeBetweenTurns: 120, turnRate: 10, acceleration: 0.1, speedWander: 0.1)
 
   public init(meanTimeBetweenTurns: Double, turnRate: Double, acceleration: Double, speedWander: Double) {
     self.meanTimeBetweenTurns = meanTimeBetweenTurns
@@ -201,7 +210,7 @@ public struct TrackSimulator {
   private mutating func run(seed: UInt64) -> SimulatedTrack {
     var random = SeededRandom(seed: seed)
     let step = 0.02
-    let stepsPerEpoch = Int((1 / Double(receiver.rate) / step).rounded())
+    let stepsPerEpoch = Int((receiver.epochSeconds / step).rounded())
     var latitude = start.latitude
     var longitude = start.longitude
     var heading = random.uniform(0...360)
@@ -231,9 +240,9 @@ public struct TrackSimulator {
     var nextOutage = meanTimeBetweenOutages > 0 ? random.uniform(0...1) * 2 * meanTimeBetweenOutages : .infinity
 
     var out: [UInt8] = []
-    out.reserveCapacity(Int(phases.totalSeconds) * receiver.rate * 150)
+    out.reserveCapacity(Int(phases.totalSeconds / receiver.epochSeconds) * 150)
     var fixes = 0
-    let epoch = 1 / Double(receiver.rate)
+    let epoch = receiver.epochSeconds
     let totalSeconds = phases.totalSeconds
 
     for phase in phases {
@@ -308,8 +317,9 @@ public struct TrackSimulator {
           }
         }
         // Motion over one integration step.
-        // A stand begins by braking; the cruising speed wanders (Gauss-Markov, 20 s).
-        let goal = cruise > 0 ? max(0.3, cruise * (1 + wander)) : 0
+        // A stand begins by braking; the cruising speed wanders (Gauss-Markov, 20 s), never
+        // below half the cruise (nor 0.3 m/s, for those faster than 0.6 m/s).
+        let goal = cruise > 0 ? max(min(0.3, cruise / 2), cruise * (1 + wander)) : 0
         if speed < goal {
           speed = min(goal, speed + style.acceleration * step)
         } else {

@@ -12,17 +12,25 @@ import NMEA
 ///
 /// - **Doppler** (the fix, or one less than ``speedHoldSeconds`` before it, carries a
 ///   speed): the receiver measures its own velocity from the carrier's Doppler shift, with
-///   centimetres per second of noise where positions have metres. Movement is decided by
-///   that speed with hysteresis: moving from ``movingSpeed`` held for
-///   ``confirmationSeconds`` (then the steps that led there count too), stopped below
-///   ``stoppedSpeed``; only fixes that carry a speed of their own confirm. While moving, the distance is the speed integrated over time
-///   (trapezoids between fixes); while stopped, nothing is added, whatever the positions
-///   do. Integrating speed is the minimum-variance estimate of the path length when
-///   the speed error is small and white against the position error: the integral's error
-///   grows as the square root of the number of fixes (for 0.1 m/s at 1 Hz, 6 m in an
-///   hour), and its bias, the mean of the speed's noise on its magnitude, is σ²/2v (0.4 %
-///   at walking pace for σ = 0.1 m/s). Positions, whose errors wander by metres over
-///   tens of seconds, would only add noise to it.
+///   centimetres per second of noise where positions have metres. Two decisions of
+///   movement, both from the receiver's own noise:
+///   - *by the speed*: moving once the speed has been at least ``movingSpeed`` for
+///     ``confirmationSeconds`` (then the steps that led there count too), stopped below
+///     ``stoppedSpeed``; only fixes that carry a speed of their own confirm.
+///     ``movingSpeed`` is ``lowestMovingSpeed`` or, for a receiver whose speed at rest is
+///     noisier, ``movingSpeedFactor`` times its σ, learned from the speeds while stopped
+///     (`RestingSpeedNoise`), so that 0.3 m/s of noise at rest is not movement;
+///   - *by the displacement* (fixes with a course): the velocities integrate to a
+///     displacement, and one that the receiver's learned velocity noise does not explain
+///     (a χ² test at a false-alarm probability of 10⁻⁹) is movement, however slow: a
+///     drift of 0.15 m/s. It ends by the same test (`DopplerMotion` derives it), or by
+///     the speed once the speed shows the movement.
+///   While moving, the distance is the speed integrated over time (trapezoids between
+///   fixes), less the noise's bias σ²/2v; while stopped, nothing is added, whatever the
+///   positions do. Integrating speed is the minimum-variance estimate of the path length
+///   when the speed error is small against the position error: the integral's error grows
+///   as the square root of the number of fixes (for 0.1 m/s at 1 Hz, 6 m in an hour).
+///   Positions, whose errors wander by metres over tens of seconds, would only add noise.
 /// - **Positions** (no speed): fixes are averaged in blocks of ``blockSeconds``. Standing,
 ///   a block is a departure from the last counted one (the anchor) only when it is more
 ///   than ``confidenceFactor`` times the two blocks' combined uncertainty away, in two
@@ -57,16 +65,6 @@ import NMEA
 /// distance from the first fix (the classic WhereAmI "distance"). All are WGS84 geodesic
 /// distances in metres, ignoring altitude.
 public struct TrackOdometer: Sendable {
-  /// From this Doppler speed, held for ``confirmationSeconds``, the receiver is moving,
-  /// m/s. A standing receiver's speed is the magnitude of its velocity error; for an error
-  /// of σ per axis (0.15 m/s, above the 0.03 to 0.1 m/s of ordinary receivers) it
-  /// exceeds 0.5 m/s with probability exp(−0.5²/2σ²) = 0.4 % per fix, and for a second
-  /// running (two independent fixes at 1 Hz) 1.5 × 10⁻⁵: about once in 18 hours.
-  public static let movingSpeed = 0.5
-  /// Below this Doppler speed a moving receiver has stopped, m/s.
-  public static let stoppedSpeed = 0.25
-  /// How long ``movingSpeed`` must hold before movement is believed, seconds.
-  public static let confirmationSeconds = 1.0
   /// A speed is used for fixes that carry none for this long after it, seconds (for
   /// receivers that send speed in some reporting cycles only).
   public static let speedHoldSeconds = 2.5
@@ -136,11 +134,18 @@ public struct TrackOdometer: Sendable {
   /// When the last fix carrying a speed came, and the recent intervals between such fixes.
   private var lastMeasuredSpeedAt: Double?
   private var speedIntervals = RecentIntervals()
-  /// The last speed seen and when.
-  private var lastSpeed: (speed: Double, seconds: Double)?
+  /// The last speed seen, the course with it, and when.
+  private var lastSpeed: (speed: Double, course: Double?, seconds: Double)?
   /// Doppler: distance of steps above ``movingSpeed`` not yet confirmed, since when, and
   /// the time of those steps before the latest (counted as standing until confirmed).
   private var pending: (distance: Double, since: Double, elapsed: Double)?
+  /// Whether the movement under way was found by the displacement test (it ends by that
+  /// test too), not by the speed.
+  private var slowMovement = false
+  /// The speeds while stopped, whose scatter is the receiver's speed noise.
+  private var restingSpeeds = RestingSpeedNoise()
+  /// The velocity noise learned from the velocities' changes, and the displacement test.
+  private var doppler = DopplerMotion()
   /// Positions: the last counted block, the block being filled, and one waiting for its
   /// confirmation.
   private var anchor: Block?
@@ -170,7 +175,7 @@ public struct TrackOdometer: Sendable {
       previousSeconds = seconds
       usingPositions = location.measuredSpeed == nil
       startPositions(at: location, seconds)
-      if let speed = location.measuredSpeed { lastSpeed = (speed, seconds) }
+      startDoppler(location, seconds, moving: false)
       return
     }
     let elapsed = TrackClock.elapsed(from: previous, to: location)
@@ -221,11 +226,11 @@ public struct TrackOdometer: Sendable {
         // From positions to Doppler: the chord under way counts.
         committed += openChord
         usingPositions = false
+        doppler.restart(moving: isMoving)
       }
-      addDoppler(speed, measured: true, elapsed: elapsed, seconds)
-      lastSpeed = (speed, seconds)
+      addDoppler(speed, course: location.measuredCourse, measured: true, elapsed: elapsed, seconds)
     } else if let held = lastSpeed, seconds - held.seconds <= speedHold {
-      addDoppler(held.speed, measured: false, elapsed: elapsed, seconds)
+      addDoppler(held.speed, course: held.course, measured: false, elapsed: elapsed, seconds)
     } else {
       lastSpeed = nil
       pending = nil
@@ -270,10 +275,9 @@ public struct TrackOdometer: Sendable {
     previousSeconds = seconds
     intervals = RecentIntervals()
     isMoving = false
-    pending = nil
-    lastSpeed = location.measuredSpeed.map { ($0, seconds) }
     usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
+    startDoppler(location, seconds, moving: false)
     distance = max(distance, committed)
   }
 
@@ -286,16 +290,110 @@ public struct TrackOdometer: Sendable {
 
   // MARK: Doppler
 
-  /// `measured`: the fix carries the speed itself (a held speed cannot confirm movement).
-  private mutating func addDoppler(_ speed: Double, measured: Bool, elapsed: Double, _ seconds: Double) {
+  /// The speed one fix must reach, in two fixes running, for the receiver to be moving,
+  /// m/s: ``lowestMovingSpeed``, or more for a receiver whose speed at rest is noisier
+  /// (``movingSpeedFactor`` times its learned noise σ). A movement slower than this is
+  /// found by the displacement test instead (see `DopplerMotion`).
+  public var movingSpeed: Double {
+    max(Self.lowestMovingSpeed, Self.movingSpeedFactor * restingSpeeds.variance.squareRoot())
+  }
+
+  /// Below this Doppler speed a receiver moving faster than ``movingSpeed`` has stopped,
+  /// m/s: half of ``movingSpeed``.
+  public var stoppedSpeed: Double { movingSpeed / 2 }
+
+  /// The least ``movingSpeed``, m/s: 5.3σ for σ = 0.095 m/s, the noisiest of ordinary
+  /// receivers (0.03 to 0.1 m/s per axis). Movement slower than this is not lost: the
+  /// displacement test finds it.
+  public static let lowestMovingSpeed = 0.5
+  /// ``movingSpeed`` in units of the receiver's learned σ. For a velocity error of σ per
+  /// axis a speed at rest is Rayleigh, above k·σ with probability e^(−k²/2): k =
+  /// √(−2 ln 10⁻⁶) = 5.26. The Doppler error is correlated over seconds, so the two
+  /// fixes that confirm a start are not independent: 10⁻⁶ per fix, a false start in
+  /// 280 hours at 1 Hz, 28 at 10 Hz.
+  public static let movingSpeedFactor = (-2 * log(1e-6)).squareRoot()
+  /// How long ``movingSpeed`` must hold before movement is believed, seconds.
+  public static let confirmationSeconds = 1.0
+
+  /// The receiver's velocity noise as learned so far, per axis: the variance of one fix's
+  /// velocity error, (m/s)², and the growth rate of the integrated velocity's error
+  /// variance, m²/s; `nil` before the first fit.
+  package var learnedVelocityNoise: (variance: Double, rate: Double)? {
+    doppler.learned.map { ($0.variance, $0.rate) }
+  }
+
+  /// The variance per axis of the speed noise at rest, (m/s)², as learned from the speeds
+  /// while stopped; 0 before ten of them.
+  package var restingSpeedVariance: Double { restingSpeeds.variance }
+
+  /// A speed (and the course with it, when the receiver gave one) for the Doppler path.
+  /// `measured`: the fix carries the speed itself (a held speed neither confirms movement
+  /// nor teaches the noise).
+  private mutating func addDoppler(
+    _ speed: Double, course: Double?, measured: Bool, elapsed: Double, _ seconds: Double
+  ) {
+    defer { if measured { lastSpeed = (speed, course, seconds) } }
+    // The displacement test needs the velocity's direction: it is fed while there is one.
+    var slowStep: DopplerMotion.Step?
+    if let course {
+      let radians = course * .pi / 180
+      slowStep = doppler.add(
+        time: seconds, east: speed * sin(radians), north: speed * cos(radians), measured: measured,
+        interval: speedIntervals.median ?? intervals.median ?? max(elapsed, 1))
+    } else {
+      doppler.restart(moving: isMoving && !slowMovement)
+    }
+    // A speed measured as |v + n| exceeds v by σ²/2v on average (the error across the
+    // direction of travel); √(s² − σ²) removes that to second order.
+    let variance = restingSpeeds.variance
     let previousSpeed = lastSpeed?.speed ?? speed
-    let stretch = (previousSpeed + speed) / 2 * elapsed
+    let stretch =
+      ((max(0, previousSpeed * previousSpeed - variance)).squareRoot() + (max(0, speed * speed - variance)).squareRoot())
+      / 2 * elapsed
     if isMoving {
+      if slowMovement, let slowStep {
+        committed += slowStep.distance
+        if measured && speed >= movingSpeed {
+          // Fast enough for the speed to show: it ends as a movement the speed began,
+          // when the speed drops (as soon as the body stops, where the displacement
+          // test needs a horizon's time to tell).
+          slowMovement = false
+          doppler.hold(moving: true, at: seconds)
+          return
+        }
+        if !doppler.isMoving {
+          isMoving = false
+          slowMovement = false
+        }
+        return
+      }
+      slowMovement = false
       committed += stretch
-      if speed < Self.stoppedSpeed { isMoving = false }
+      if speed < stoppedSpeed {
+        isMoving = false
+        doppler.hold(moving: false, at: seconds)
+      }
       return
     }
-    guard speed >= Self.movingSpeed else {
+    if let slowStep, doppler.isMoving {
+      // The displacement test found a movement too slow for the speed to show.
+      committed += slowStep.distance
+      if let before = slowStep.startedBefore {
+        // The stretch that led to the decision was moving, in time as in distance:
+        // otherwise a trip's mean speed (distance over moving time) exceeds every speed in
+        // it. (This step's own time is counted as moving by the caller.)
+        let moved = min(max(0, before - elapsed), stoppedTime)
+        movingTime += moved
+        stoppedTime -= moved
+      }
+      isMoving = true
+      slowMovement = true
+      pending = nil
+      restingSpeeds.dropWaiting()
+      return
+    }
+    if measured { restingSpeeds.add(speed, at: seconds, belowThreshold: speed < movingSpeed) }
+    guard speed >= movingSpeed else {
       pending = nil
       return
     }
@@ -314,11 +412,32 @@ public struct TrackOdometer: Sendable {
       movingTime += waiting.elapsed
       stoppedTime -= waiting.elapsed
       isMoving = true
+      slowMovement = false
+      restingSpeeds.dropWaiting()
+      doppler.hold(moving: true, at: seconds)
       pending = nil
     } else {
       waiting.elapsed += elapsed
       pending = waiting
     }
+  }
+
+  /// The first fix of a stretch (a track's, a session's, after a fix loss): nothing to
+  /// integrate yet, and `moving` as the caller decided.
+  private mutating func startDoppler(_ location: TrackPoint, _ seconds: Double, moving: Bool) {
+    lastSpeed = nil
+    pending = nil
+    slowMovement = false
+    doppler.restart(moving: moving)
+    guard let speed = location.measuredSpeed else { return }
+    if let course = location.measuredCourse {
+      let radians = course * .pi / 180
+      _ = doppler.add(
+        time: seconds, east: speed * sin(radians), north: speed * cos(radians), measured: true,
+        interval: speedIntervals.median ?? intervals.median ?? 1)
+    }
+    if !moving { restingSpeeds.add(speed, at: seconds, belowThreshold: speed < movingSpeed) }
+    lastSpeed = (speed, location.measuredCourse, seconds)
   }
 
   // MARK: Positions only
@@ -425,7 +544,7 @@ public struct TrackOdometer: Sendable {
     let noise = Self.confidenceFactor * (sigma(before) * sigma(before) + sigma(after) * sigma(after)).squareRoot()
     // Moving after the loss only on the same evidence as anywhere: a held speed of
     // ``movingSpeed``, here from the one fix there is.
-    let movingAfter = (location.measuredSpeed ?? 0) >= Self.movingSpeed
+    let movingAfter = (location.measuredSpeed ?? 0) >= movingSpeed
     let bridged = isMoving || movingAfter || step > noise
     if bridged {
       committed += step
@@ -436,10 +555,9 @@ public struct TrackOdometer: Sendable {
     // while parked) is not known to be, and counts as stopped.
     if bridged && elapsed <= Self.longestMovingGap { movingTime += elapsed } else { stoppedTime += elapsed }
     isMoving = movingAfter
-    pending = nil
-    lastSpeed = location.measuredSpeed.map { ($0, seconds) }
     usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
+    startDoppler(location, seconds, moving: movingAfter)
     distance = max(distance, committed)
   }
 
@@ -556,5 +674,57 @@ struct RecentIntervals: Sendable {
       if below <= rank && rank < below + equal { return candidate }
     }
     return value(0)
+  }
+}
+
+/// A receiver's speed noise at rest, learned from the speeds while it is taken to be
+/// stopped: the speed is then the magnitude of the velocity error, Rayleigh for an error
+/// of σ per axis, whose median is σ√(2 ln 2). The median of the last 600 speeds, one a
+/// second (at 10 Hz consecutive speeds are nearly the same error, and a start's first
+/// second would be ten of them), is robust to the odd spike. Speeds above
+/// ``TrackOdometer/movingSpeed`` wait: they are learned when the start they began is
+/// not confirmed (leaving them out would bias the median low), and dropped when it is
+/// (they were movement).
+struct RestingSpeedNoise: Sendable {
+  /// The variance per axis, (m/s)²; 0 until ``leastSpeeds`` speeds.
+  private(set) var variance = 0.0
+  private var squares = MedianWindow(capacity: 600)
+  private var waiting: [(seconds: Double, square: Double)] = []
+  private var lastSeconds = -Double.infinity
+  private var sinceUpdate = 0
+  /// Speeds before the first estimate: until then ``TrackOdometer/lowestMovingSpeed``
+  /// alone decides.
+  static let leastSpeeds = 10
+  /// The median is taken at each speed up to this many, then after each
+  /// ``updateInterval`` more (it sorts its window).
+  static let firstSpeeds = 32
+  static let updateInterval = 32
+
+  /// A speed at rest, at `seconds`; `belowThreshold` false for one above the moving
+  /// speed, which waits (see above).
+  mutating func add(_ speed: Double, at seconds: Double, belowThreshold: Bool) {
+    guard seconds - lastSeconds >= 1 - 1e-6 else { return }
+    lastSeconds = seconds
+    guard belowThreshold else {
+      // At most a confirmation's worth waits (one a second).
+      if waiting.count < 16 { waiting.append((seconds, speed * speed)) }
+      return
+    }
+    for entry in waiting { learn(entry.square) }
+    waiting.removeAll()
+    learn(speed * speed)
+  }
+
+  /// The speeds waiting were a start's: they are not noise.
+  mutating func dropWaiting() { waiting.removeAll() }
+
+  private mutating func learn(_ square: Double) {
+    squares.append(square)
+    sinceUpdate += 1
+    guard squares.count >= Self.leastSpeeds else { return }
+    if squares.count <= Self.firstSpeeds || sinceUpdate >= Self.updateInterval {
+      sinceUpdate = 0
+      variance = squares.median / (2 * log(2.0))
+    }
   }
 }

@@ -16,6 +16,9 @@ public struct TrackPoint: Sendable, Equatable {
   public var horizontalAccuracy: Double?
   /// The speed the receiver measured (``Location/measuredSpeed``), metres per second.
   public var measuredSpeed: Double?
+  /// The course over ground that came with ``measuredSpeed``, degrees from true north;
+  /// `nil` when the receiver gave none (or the speed was derived from positions).
+  public var measuredCourse: Double?
   /// The full UTC time; `nil` for a log without dates.
   public var timestamp: Timestamp?
   /// The receiver's UTC time of day.
@@ -41,6 +44,7 @@ public struct TrackPoint: Sendable, Equatable {
     longitude = location.longitude
     horizontalAccuracy = location.horizontalAccuracy
     measuredSpeed = location.measuredSpeed
+    measuredCourse = location.measuredSpeed == nil ? nil : location.course
     timestamp = location.timestamp
     timeOfDay = location.timeOfDay
     hasTime = location.hasTime
@@ -54,6 +58,7 @@ public struct TrackPoint: Sendable, Equatable {
     self.longitude = longitude
     horizontalAccuracy = fix.horizontalAccuracy
     measuredSpeed = fix.speedSource == .positions ? nil : fix.speed
+    measuredCourse = fix.speedSource == .positions ? nil : fix.course
     timestamp = fix.time
     timeOfDay = fix.timeOfDay
   }

@@ -62,11 +62,13 @@ public struct MovementEvent: Sendable, Equatable {
 /// ``MovementState/cancelled`` instead when the trip never reached ``minimumDistance``
 /// (it was noise); then back to ``MovementState/possible``.
 ///
-/// "Really moving" is the odometer's decision (``TrackOdometer``): a Doppler speed of at
-/// least 0.5 m/s held for a second, or without speeds a departure beyond four combined
-/// sigmas of the position's uncertainty seen in two 2 s blocks running. A trip begins at
-/// the last fix before that (the last one at rest, or slower than 0.5 m/s) and ends at the
-/// first fix of the stop. Without speeds, a start is known only once the receiver has
+/// "Really moving" is the odometer's decision (``TrackOdometer``): with Doppler speeds, a
+/// speed above the receiver's noise held for a second, or a displacement they integrate
+/// to that its learned velocity noise does not explain (so a slow drift of a kilometre is
+/// a trip), or without speeds a departure
+/// beyond four combined sigmas of the position's uncertainty seen in two 2 s blocks
+/// running. A trip begins at the last fix before that (the last one at rest, or slower
+/// than ``TrackOdometer/movingSpeed``) and ends at the first fix of the stop. Without speeds, a start is known only once the receiver has
 /// left its noise radius, so it is late by the time that takes (about 20 s at walking
 /// pace for 5 m accuracies).
 public struct MovementRecognizer: Sendable {
@@ -88,7 +90,7 @@ public struct MovementRecognizer: Sendable {
   private var movingTimeAtStart = 0.0
   private var stoppedAt: (location: Location, distance: Double, movingTime: Double)?
   /// The highest measured speed of the fixes since the odometer last moved or rested,
-  /// at least ``TrackOdometer/movingSpeed`` each: the steps the odometer is waiting to
+  /// at least the odometer's ``TrackOdometer/movingSpeed`` each: the steps the odometer is waiting to
   /// confirm, whose distance a trip gets once it does.
   private var unconfirmedPeak: Double?
 
@@ -136,7 +138,7 @@ public struct MovementRecognizer: Sendable {
       if let unconfirmedPeak { peak = max(peak ?? unconfirmedPeak, unconfirmedPeak) }
       unconfirmedPeak = nil
     } else if let speed = location.measuredSpeed {
-      unconfirmedPeak = speed >= TrackOdometer.movingSpeed ? max(unconfirmedPeak ?? speed, speed) : nil
+      unconfirmedPeak = speed >= odometer.movingSpeed ? max(unconfirmedPeak ?? speed, speed) : nil
     }
     // A track that begins in motion: its trip begins at its first fix.
     if lastAtRest == nil { lastAtRest = location }
@@ -148,7 +150,7 @@ public struct MovementRecognizer: Sendable {
 
     guard var trip else {
       if !odometer.isMoving {
-        if (location.measuredSpeed ?? 0) < TrackOdometer.movingSpeed { lastAtRest = location }
+        if (location.measuredSpeed ?? 0) < odometer.movingSpeed { lastAtRest = location }
         return nil
       }
       distanceAtStart = distanceBefore

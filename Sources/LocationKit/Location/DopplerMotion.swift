@@ -1,0 +1,656 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Movement and distance from a receiver's Doppler velocities, with every threshold taken
+/// from that receiver's own velocity noise, learned from its velocities as they come.
+///
+/// **The noise.** A receiver's velocity error is modelled per axis as white noise plus a
+/// Gauss-Markov process (variance σ², correlation time τ). Its structure function, the
+/// variance of the change of velocity over a lag L, is then 2b + 2σ²(1 − e^(−L/τ)); the
+/// body's own changes of velocity add a term that grows with L (a heading that wanders,
+/// a speed that drifts). While the receiver is taken to be at rest, once a second, the
+/// change over 1, 2, 4, 8 and 16 s (or as many fix intervals, for a receiver slower than
+/// 1 Hz) is recorded, and learned once the rest has lasted ``restConfirmation`` longer,
+/// or when a movement is decided, if it came a piece before the movement's stretch (a
+/// movement is decided seconds after it began, and those seconds are not noise).
+/// Every 30 s the medians of the last 600 (robust to the odd jump) are fitted by that
+/// model, τ searched up to ``longestCorrelationTime``. The fit gives the variance of one
+/// fix's velocity error, and the rate q = 2σ²τ + 2b·Δt at which the error of the
+/// integrated velocity (a displacement) grows: over T seconds its variance is q·T per
+/// axis. The medians of N changes are uncertain (about 1.5/√N each), so q is the largest
+/// that any fit within that uncertainty of the best gives, and 3/√N more. Nothing is
+/// learned while moving: the body's own turns and changes of speed would be taken for
+/// noise, and a noise learned too large would let more of them in. A receiver whose noise
+/// changes while it moves is followed from its next rest.
+///
+/// Before the first fit (the first minute or so), and for a receiver slower than 1 Hz
+/// (whose changes over 5 s or more cannot resolve τ), the noise is bounded from the change
+/// over one step alone, at rest once there has been rest: for a correlation time of at
+/// most ``longestCorrelationTime``, σ² ≤ S(step) / 2(1 − e^(−step/τmax)).
+///
+/// **Moving or not** is a test on the displacement the velocities integrate to: at rest,
+/// the displacement D over a horizon T is noise, each axis normal with variance q·T, so
+/// |D|²/qT is χ² with two degrees of freedom and exceeds c = −2 ln α with probability α
+/// (``falseAlarmProbability``). A real velocity is consistent: it adds up to a
+/// displacement that grows as T, where noise grows as √T. Each second, the displacements
+/// over 4, 16, 64 and 256 s are tested; movement is decided when one exceeds c. The
+/// stretch that led there counts too, in pieces of the shortest horizon that shows the
+/// movement, back from the decision to the first piece that looks like rest (|D|²/qT below
+/// ``restStatistic``, as for a stop) or the decision before: each adds its displacement,
+/// less the noise's expected share (√(|D|² − 2qT)). Movement ends
+/// when, over the shortest horizon that still showed it, the displacement is no longer
+/// distinguishable from rest (|D|²/qT below ``restStatistic``) and its mean speed is below
+/// ``stopFactor`` times the noise's σ.
+///
+/// **Distance while moving** is the speed integrated over time with the noise's bias
+/// removed: a speed measured as |v + n| exceeds v on average by σ²/2v (the error across
+/// the direction of travel), and √(s² − σ²) removes that to second order. At 0.15 m/s and
+/// σ = 0.1 m/s the bias is 22 %; after the correction, what is left is the error of σ²'s
+/// estimate over 2v².
+///
+/// Nothing looks ahead: a live source and a file of the same fixes give the same answers.
+struct DopplerMotion: Sendable {
+  /// A receiver's velocity noise, per axis.
+  struct Noise: Sendable, Equatable {
+    /// Variance of one fix's velocity error, (m/s)².
+    var variance: Double
+    /// Growth rate of the variance of the integrated velocity's error, m²/s.
+    var rate: Double
+  }
+
+  /// The longest correlation time the noise model allows, seconds. Doppler errors come
+  /// from the tracking loops (tens of milliseconds) and the receiver's navigation filter
+  /// (a few seconds); a slower error cannot be told from the body's own slow changes.
+  static let longestCorrelationTime = 10.0
+  /// The probability that noise alone passes one test of movement.
+  static let falseAlarmProbability = 1e-9
+  /// The test's threshold on |D|²/qT: −2 ln α.
+  static let startStatistic = -2 * log(falseAlarmProbability)
+  /// Below this |D|²/qT, a displacement is as likely as rest's (86 % of rest's are).
+  static let restStatistic = 4.0
+  /// The horizons tested, seconds.
+  static let horizons: [Double] = [4, 16, 64, 256, 1024]
+  /// How far back the displacement is kept, seconds.
+  static let history = 2048.0
+  /// Changes of velocity kept per lag for the medians.
+  static let window = 600
+  /// The noise is fitted again after this long at rest, seconds, until the windows are
+  /// full.
+  static let fitInterval = 30.0
+  /// Once the windows are full (ten minutes at rest), after this long at rest, seconds:
+  /// a fit weighs 600 changes, so a new one two minutes later moves little.
+  static let fullWindowFitInterval = 120.0
+  /// Changes at the longest lag needed before the fit replaces the bound.
+  static let differencesForFit = 60
+  /// Changes over one lag needed for the bound.
+  static let differencesForBound = 10
+  /// A movement ends only at a mean speed below this many σ.
+  static let stopFactor = 3.0
+  /// How long a change at rest waits before it is learned, seconds: the longest a
+  /// movement that matters goes undecided (one test horizon).
+  static let restConfirmation = 64.0
+  /// The lags, in units of the sampling step (1 s, or the fix interval when longer).
+  static let lagSteps = [1, 2, 4, 8, 16]
+
+  /// The noise learned so far; `nil` until the first fit.
+  private(set) var learned: Noise?
+  /// Whether the body is taken to be moving.
+  private(set) var isMoving = false
+  /// Whether ``isMoving`` was decided by the caller (a speed well above the noise), and
+  /// the test leaves it alone until the caller decides again.
+  private var held = false
+  /// While held: the last velocity, for the change over one step.
+  private var heldLast: (time: Double, east: Double, north: Double)?
+  /// Whether the next velocity begins a track (not only a stretch after a held movement).
+  private var restarted = true
+
+  private var velocities = TimedRing(capacity: 1024)
+  private var track = TimedRing(capacity: 2100)
+  private var changes: [MedianWindow] = DopplerMotion.lagSteps.map { _ in MedianWindow(capacity: window) }
+  private var lagSum = [Double](repeating: 0, count: DopplerMotion.lagSteps.count)
+  private var lagCount = [Double](repeating: 0, count: DopplerMotion.lagSteps.count)
+
+  /// Changes over one step, for the bound: all of them, and those with both ends at rest.
+  private var shortChanges = MedianWindow(capacity: window)
+  private var restingShortChanges = MedianWindow(capacity: window)
+  private var shortLag = 1.0
+  /// Changes at rest not yet learned: learned once ``restConfirmation`` old, dropped when
+  /// movement is decided.
+  private var pendingRest: [(time: Double, index: Int, lag: Double, squared: Double)] = []
+  /// The first of ``pendingRest`` not yet learned: the learned ones are dropped in bulk,
+  /// not shifted out one second at a time.
+  private var pendingStart = 0
+  private var east = 0.0
+  private var north = 0.0
+  private var previous: (time: Double, east: Double, north: Double, corrected: Double)?
+  private var lastChangeAt = -Double.infinity
+  /// Changes at the longest lag learned since the last fit: the noise is fitted again
+  /// after a while at rest, not while nothing new was learned.
+  private var changesSinceFit = 0
+  private var trackStart = 0.0
+  private var decidedAt = 0.0
+  private var movingHorizon = 4.0
+  private var interval = 1.0
+
+  init() {}
+
+  /// The noise the decisions use: the learned one, or the bound before it, and at least
+  /// the speed's resolution's (see ``resolutionNoise``).
+  var noise: Noise? {
+    guard let noise = learned ?? bound else { return nil }
+    let floor = resolutionNoise
+    return Noise(variance: max(noise.variance, floor.variance), rate: max(noise.rate, floor.rate))
+  }
+
+  /// The smallest non-zero speed, or change of speed between fixes, seen: the speed's
+  /// resolution (0.1 knot is 0.051 m/s), m/s.
+  private var speedQuantum = Double.infinity
+  private var lastMeasuredSpeed = 0.0
+
+  /// The noise a speed rounded to its resolution Δ has at least, whatever the receiver's
+  /// own: a rounding error uniform over Δ (variance Δ²/12 per axis), which at rest (the
+  /// true velocity below Δ, read as 0) lasts as long as the error it hides, so it is
+  /// taken correlated over ``longestCorrelationTime``. A receiver whose noise is below
+  /// its resolution reads 0.0 for minutes and then one step: without this, the learned
+  /// noise would be 0 and that step a movement.
+  var resolutionNoise: Noise {
+    guard speedQuantum.isFinite else { return Noise(variance: 0, rate: 0) }
+    let variance = speedQuantum * speedQuantum / 12
+    return Noise(variance: variance, rate: 2 * variance * Self.longestCorrelationTime)
+  }
+
+  /// What one fix changed.
+  struct Step: Sendable {
+    /// Distance travelled, metres.
+    var distance = 0.0
+    /// When movement was decided at this fix: how many seconds before it the movement
+    /// began (the stretch counted).
+    var startedBefore: Double?
+  }
+
+  /// Adds a fix's velocity, metres per second east and north, at `time` seconds on the
+  /// track's clock. `measured`: the fix carries it (a held velocity teaches nothing).
+  /// `interval`: the receiver's interval between fixes, seconds.
+  mutating func add(
+    time: Double, east velocityEast: Double, north velocityNorth: Double, measured: Bool, interval: Double
+  )
+    -> Step
+  {
+    self.interval = interval
+    let speed = (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()
+    if measured {
+      if speed > 1e-9 { speedQuantum = min(speedQuantum, speed) }
+      let change = abs(speed - lastMeasuredSpeed)
+      if change > 1e-9 { speedQuantum = min(speedQuantum, change) }
+      lastMeasuredSpeed = speed
+    }
+    if held {
+      // Moving on the caller's evidence: nothing to test or integrate, and nothing at
+      // rest to learn; only the change over one step is kept, for the bound before any
+      // rest. (The displacement starts afresh when the caller's movement ends.)
+      if measured && time - lastChangeAt >= step - 1e-6 {
+        if let last = heldLast, abs(time - last.time - step) <= 0.25 * step {
+          let dE = velocityEast - last.east
+          let dN = velocityNorth - last.north
+          shortChanges.append(dE * dE + dN * dN)
+          shortLag = time - last.time
+          updateBound()
+        }
+        heldLast = (time, velocityEast, velocityNorth)
+        lastChangeAt = time
+      }
+      return Step()
+    }
+    let variance = learned?.variance ?? 0
+    let corrected = (max(0, speed * speed - variance)).squareRoot()
+    var step = Step()
+    if let previous {
+      let elapsed = time - previous.time
+      east += (previous.east + velocityEast) / 2 * elapsed
+      north += (previous.north + velocityNorth) / 2 * elapsed
+      if isMoving { step.distance += (previous.corrected + corrected) / 2 * elapsed }
+    } else {
+      if restarted { trackStart = time }
+      restarted = false
+      decidedAt = time
+    }
+    previous = (time, velocityEast, velocityNorth, corrected)
+    if measured {
+      velocities.append(time, velocityEast, velocityNorth)
+      learn(at: time, velocityEast, velocityNorth)
+    }
+    if track.isEmpty || time - track.last.time >= 1 - 1e-6 {
+      track.append(time, east, north)
+      while let first = track.first, time - first.time > Self.history { track.removeFirst() }
+      decide(at: time, into: &step)
+    }
+    return step
+  }
+
+  /// Starts the displacement afresh (after a fix loss, a new session, or positions):
+  /// what was learned of the noise stays.
+  mutating func restart(moving: Bool) {
+    restarted = true
+    heldLast = nil
+    velocities.removeAll()
+    track.removeAll()
+    previous = nil
+    east = 0
+    north = 0
+    isMoving = moving
+    held = moving
+    movingHorizon = Self.horizons[0]
+  }
+
+  /// The caller decided movement (or its end) on other evidence, at `time`: the test
+  /// leaves a movement alone until the caller ends it, and starts again from `time`.
+  mutating func hold(moving: Bool, at time: Double) {
+    isMoving = moving
+    held = moving
+    decidedAt = time
+    movingHorizon = Self.horizons[0]
+    heldLast = nil
+    if moving {
+      pendingRest.removeAll(keepingCapacity: true)
+      pendingStart = 0
+    } else {
+      // The test starts from here: what came before was the caller's movement.
+      velocities.removeAll()
+      track.removeAll()
+      previous = nil
+      east = 0
+      north = 0
+    }
+  }
+
+  // MARK: Learning the noise
+
+  private var step: Double { max(1, interval) }
+
+  /// The bound, worked out again by ``updateBound()``: its medians sort their windows.
+  private var bound: Noise?
+  private var changesSinceBound = 0
+
+  /// Works the bound out again after each change for the first few dozen (and each of
+  /// the first few dozen at rest), then after each 32 more.
+  private mutating func updateBound(atRest: Bool = false) {
+    changesSinceBound += 1
+    let early = atRest ? restingShortChanges.count <= 32 : shortChanges.count <= 32
+    guard early || changesSinceBound >= 32 else { return }
+    changesSinceBound = 0
+    // At rest when there has been rest: a moving body's own turns inflate the changes.
+    let changes = restingShortChanges.count >= Self.differencesForBound ? restingShortChanges : shortChanges
+    guard changes.count >= Self.differencesForBound else {
+      bound = nil
+      return
+    }
+    let perAxis = changes.median / (2 * log(2.0)) / 2
+    let variance = perAxis / (1 - exp(-shortLag / Self.longestCorrelationTime))
+    bound = Noise(variance: variance, rate: 2 * variance * Self.longestCorrelationTime)
+  }
+
+  private mutating func learn(at time: Double, _ velocityEast: Double, _ velocityNorth: Double) {
+    guard time - lastChangeAt >= step - 1e-6 else { return }
+    lastChangeAt = time
+    // Only what the test takes for rest is learned (see above).
+    let atRest = !isMoving
+    for (index, steps) in Self.lagSteps.enumerated() {
+      // Moving, only the change over one step is kept (for the bound before any rest).
+      if index > 0 && !atRest { break }
+      let lag = Double(steps) * step
+      guard let then = velocities.sample(nearest: time - lag), abs(time - then.time - lag) <= 0.25 * step else {
+        continue
+      }
+      // Both ends at rest: a change that reaches back into the movement before is not noise.
+      let bothAtRest = atRest && then.time >= decidedAt
+      let dE = velocityEast - then.east
+      let dN = velocityNorth - then.north
+      let squared = dE * dE + dN * dN
+      if index == 0 {
+        shortChanges.append(squared)
+        updateBound()
+        shortLag = time - then.time
+      }
+      if bothAtRest { pendingRest.append((time, index, time - then.time, squared)) }
+    }
+    confirmRest(before: time - Self.restConfirmation)
+    while let first = velocities.first, time - first.time > Double(Self.lagSteps.last!) * step + step {
+      velocities.removeFirst()
+    }
+    // Slower than 1 Hz, the changes are over 5 s or more, longer than most correlation
+    // times: the model cannot be fitted, and the bound (at rest) is the noise.
+    let longest = changes[changes.count - 1].count
+    let fitInterval = longest >= Self.window ? Self.fullWindowFitInterval : Self.fitInterval
+    if interval <= 1, Double(changesSinceFit) * step >= fitInterval, longest >= Self.differencesForFit {
+      changesSinceFit = 0
+      fit()
+    }
+  }
+
+  /// Learns the changes at rest recorded before `time`.
+  private mutating func confirmRest(before time: Double) {
+    var confirmed = pendingStart
+    while confirmed < pendingRest.count, pendingRest[confirmed].time <= time {
+      let change = pendingRest[confirmed]
+      confirmed += 1
+      if change.index == 0 {
+        restingShortChanges.append(change.squared)
+        updateBound(atRest: true)
+      }
+      changes[change.index].append(change.squared)
+      if change.index == changes.count - 1 { changesSinceFit += 1 }
+      lagSum[change.index] += change.lag
+      lagCount[change.index] += 1
+    }
+    pendingStart = confirmed
+    if pendingStart >= 1024 && 2 * pendingStart >= pendingRest.count {
+      pendingRest.removeFirst(pendingStart)
+      pendingStart = 0
+    }
+  }
+
+  /// Fits 2b + 2s(1 − e^(−L/τ)) + aL (b, s, a ≥ 0) to the medians, by least squares
+  /// relative to each median, over a grid of τ.
+  private mutating func fit() {
+    var lags: [Double] = []
+    var values: [Double] = []
+    for index in changes.indices where changes[index].count >= Self.differencesForBound {
+      lags.append(lagSum[index] / lagCount[index])
+      values.append(max(changes[index].median / (2 * log(2.0)), 1e-12))
+    }
+    guard lags.count >= 3 else { return }
+    var best: (residual: Double, tau: Double, b: Double, s: Double)?
+    var plausible: [(residual: Double, rate: Double)] = []
+    let taus = 30
+    for i in 0..<taus {
+      let tau = 0.2 * pow(Self.longestCorrelationTime / 0.2, Double(i) / Double(taus - 1))
+      for active in Self.activeSets {
+        guard let solution = Self.solve(lags, values, tau: tau, active: active) else { continue }
+        plausible.append((solution.residual, 2 * solution.s * tau + 2 * solution.b * interval))
+        if best == nil || solution.residual < best!.residual {
+          best = (solution.residual, tau, solution.b, solution.s)
+        }
+      }
+    }
+    guard let best else { return }
+    // The medians of N changes are uncertain by about 1/√N (for the χ² of two degrees of
+    // freedom), and the fit compounds it: the rate is taken 3/√N higher, so that a first
+    // fit on a minute of data does not understate the noise.
+    let samples = Double(changes[changes.count - 1].count)
+    // The medians are uncertain (about 1.5/√N relative each, for N changes), so other
+    // splits between the Gauss-Markov part and the trend fit them as well: the rate is
+    // the largest of any fit within that uncertainty of the best, and 3/√N more.
+    let tolerance = best.residual + Double(lags.count) / samples
+    let rate = plausible.filter { $0.residual <= tolerance }.map(\.rate).max() ?? 0
+    learned = Noise(variance: best.b + best.s, rate: rate * (1 + 3 / samples.squareRoot()))
+  }
+
+  private static let activeSets: [(Bool, Bool, Bool)] = [
+    (true, true, true), (true, true, false), (false, true, true), (false, true, false), (true, false, true),
+    (true, false, false),
+  ]
+
+  /// Least squares in the active columns (white 2, Gauss-Markov 2(1 − e^(−L/τ)), trend L),
+  /// each row divided by its value; `nil` when a coefficient comes out negative.
+  private static func solve(_ lags: [Double], _ values: [Double], tau: Double, active: (Bool, Bool, Bool))
+    -> (residual: Double, b: Double, s: Double)?
+  {
+    let columns = [active.0, active.1, active.2]
+    let used = columns.indices.filter { columns[$0] }
+    func entry(_ row: Int, _ column: Int) -> Double {
+      switch column {
+      case 0: 2
+      case 1: 2 * (1 - exp(-lags[row] / tau))
+      default: lags[row]
+      }
+    }
+    // Normal equations of the weighted system (at most 3 × 3), by Gaussian elimination.
+    let n = used.count
+    var matrix = [Double](repeating: 0, count: n * (n + 1))
+    for row in lags.indices {
+      let weight = 1 / values[row]
+      for (i, ci) in used.enumerated() {
+        let a = entry(row, ci) * weight
+        for (j, cj) in used.enumerated() { matrix[i * (n + 1) + j] += a * entry(row, cj) * weight }
+        matrix[i * (n + 1) + n] += a * 1
+      }
+    }
+    for pivot in 0..<n {
+      let p = matrix[pivot * (n + 1) + pivot]
+      guard abs(p) > 1e-300 else { return nil }
+      for row in 0..<n where row != pivot {
+        let factor = matrix[row * (n + 1) + pivot] / p
+        for column in pivot...n { matrix[row * (n + 1) + column] -= factor * matrix[pivot * (n + 1) + column] }
+      }
+    }
+    var coefficients = [0.0, 0.0, 0.0]
+    for (i, ci) in used.enumerated() {
+      let value = matrix[i * (n + 1) + n] / matrix[i * (n + 1) + i]
+      guard value >= 0 else { return nil }
+      coefficients[ci] = value
+    }
+    var residual = 0.0
+    for row in lags.indices {
+      let model = (0..<3).reduce(0.0) { $0 + entry(row, $1) * coefficients[$1] }
+      let relative = model / values[row] - 1
+      residual += relative * relative
+    }
+    return (residual, coefficients[0], coefficients[1])
+  }
+
+  // MARK: Deciding
+
+  private mutating func decide(at time: Double, into result: inout Step) {
+    guard !held else { return }
+
+    // The first 20 s of a track are not tested: the bound needs a few changes first.
+    guard let noise, noise.rate > 0, learned != nil || time - trackStart >= 20 else { return }
+    let since = time - max(decidedAt, trackStart)
+    func statistic(_ horizon: Double) -> (z: Double, squared: Double, span: Double)? {
+      guard let past = track.sample(atOrBefore: time - horizon) else { return nil }
+      let span = time - past.time
+      guard span > 0 else { return nil }
+      let dE = east - past.east
+      let dN = north - past.north
+      let squared = dE * dE + dN * dN
+      return (squared / (noise.rate * span), squared, span)
+    }
+    let significant = Self.horizons.filter { horizon in
+      guard horizon <= since, let test = statistic(horizon) else { return false }
+      return test.z > Self.startStatistic
+    }
+    if !isMoving {
+      guard let shortest = significant.first else { return }
+      // The stretch that led here, back to the decision before at most, in pieces of the
+      // shortest horizon that shows the movement, back to the first that looks like rest
+      // (as a stop is decided):
+      // each counts its displacement less the noise's expected share. (One chord over
+      // the whole stretch would cut the corners of a body that turned.)
+      let stretch = min(since, Self.history)
+      var pieceEnd = (time: time, east: east, north: north)
+      var moved = 0.0
+      while time - pieceEnd.time < stretch - 1e-6 {
+        let start = max(pieceEnd.time - shortest, time - stretch)
+        guard let past = track.sample(atOrBefore: start), past.time < pieceEnd.time else { break }
+        let span = pieceEnd.time - past.time
+        let dE = pieceEnd.east - past.east
+        let dN = pieceEnd.north - past.north
+        let squared = dE * dE + dN * dN
+        guard squared / (noise.rate * span) >= Self.restStatistic else { break }
+        // (The bound overstates the noise: its share is taken off a learned noise only.)
+        result.distance += max(0, squared - 2 * (learned?.rate ?? 0) * span).squareRoot()
+        moved += span
+        pieceEnd = (past.time, past.east, past.north)
+      }
+      // The movement began within the earliest piece: at its first second whose mean
+      // speed reaches ``stopFactor`` σ (the speed at which a movement ends), so that the
+      // time counted as moving does not take in the rest before it.
+      var began = time - moved
+      let noiseSpeed = Self.stopFactor * noise.variance.squareRoot()
+      while began + 1 <= time - moved + shortest, began + 1 <= time,
+        let from = track.sample(atOrBefore: began), let to = track.sample(atOrBefore: began + 1), to.time > from.time
+      {
+        let dE = to.east - from.east
+        let dN = to.north - from.north
+        if (dE * dE + dN * dN).squareRoot() / (to.time - from.time) >= noiseSpeed { break }
+        began = to.time
+      }
+      result.startedBefore = time - began
+      // What came before the stretch, and a piece more, was rest.
+      confirmRest(before: time - moved - shortest)
+      pendingRest.removeAll(keepingCapacity: true)
+      pendingStart = 0
+      isMoving = true
+      movingHorizon = shortest
+      decidedAt = time
+      return
+    }
+    // The shortest horizon that has shown this movement: a longer one would still hold
+    // the movement's own past for a while after the body stops.
+    if let shortest = significant.first { movingHorizon = min(movingHorizon, shortest) }
+    guard movingHorizon <= since, let test = statistic(movingHorizon) else { return }
+    let meanSpeed = test.squared.squareRoot() / test.span
+    if test.z < Self.restStatistic && meanSpeed < Self.stopFactor * noise.variance.squareRoot() {
+      isMoving = false
+      decidedAt = time
+    }
+  }
+}
+
+/// Samples of a pair of values in time order, the oldest dropped first: a fixed-capacity
+/// ring that never allocates after its creation.
+struct TimedRing: Sendable {
+  struct Sample: Sendable {
+    var time: Double
+    var east: Double
+    var north: Double
+  }
+
+  private var samples: [Sample]
+  private var start = 0
+  private(set) var count = 0
+
+  init(capacity: Int) { samples = Array(repeating: Sample(time: 0, east: 0, north: 0), count: capacity) }
+
+  var isEmpty: Bool { count == 0 }
+  var first: Sample? { count > 0 ? samples[start] : nil }
+  var last: Sample { samples[(start + count - 1) % samples.count] }
+
+  private func at(_ index: Int) -> Sample { samples[(start + index) % samples.count] }
+
+  mutating func append(_ time: Double, _ east: Double, _ north: Double) {
+    if count == samples.count { removeFirst() }
+    samples[(start + count) % samples.count] = Sample(time: time, east: east, north: north)
+    count += 1
+  }
+
+  mutating func removeFirst() {
+    guard count > 0 else { return }
+    start = (start + 1) % samples.count
+    count -= 1
+  }
+
+  mutating func removeAll() {
+    start = 0
+    count = 0
+  }
+
+  /// The latest sample at or before `time`.
+  func sample(atOrBefore time: Double) -> Sample? {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if at(middle).time <= time + 1e-6 { low = middle + 1 } else { high = middle }
+    }
+    return low > 0 ? at(low - 1) : nil
+  }
+
+  /// The sample nearest in time to `time`.
+  func sample(nearest time: Double) -> Sample? {
+    guard count > 0 else { return nil }
+    let before = sample(atOrBefore: time)
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if at(middle).time <= time + 1e-6 { low = middle + 1 } else { high = middle }
+    }
+    let after = low < count ? at(low) : nil
+    switch (before, after) {
+    case (let b?, let a?): return time - b.time <= a.time - time ? b : a
+    case (let b?, nil): return b
+    case (nil, let a?): return a
+    default: return nil
+    }
+  }
+}
+
+/// The last values of a series and their median, worked out when asked.
+struct MedianWindow: Sendable {
+  private var values: [Double] = []
+  private var next = 0
+  private let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    values.reserveCapacity(capacity)
+  }
+
+  var count: Int { values.count }
+
+  mutating func append(_ value: Double) {
+    if values.count < capacity {
+      values.append(value)
+    } else {
+      values[next] = value
+      next = (next + 1) % capacity
+    }
+  }
+
+  /// The middle value (the mean of the two middle ones for an even count), by selection
+  /// in a copy (linear time on average; this runs for every fit and every estimate).
+  var median: Double {
+    guard !values.isEmpty else { return 0 }
+    var copy = values
+    let middle = copy.count / 2
+    return copy.withUnsafeMutableBufferPointer { buffer in
+      let upper = Self.select(middle, in: buffer)
+      guard buffer.count % 2 == 0 else { return upper }
+      // The lower middle: the largest of the values below the upper one's place.
+      var lower = buffer[0]
+      for index in 1..<middle where buffer[index] > lower { lower = buffer[index] }
+      return (lower + upper) / 2
+    }
+  }
+
+  /// Moves the `k`-th smallest value to index `k`, the smaller ones before it
+  /// (Hoare's selection, middle pivot), and returns it.
+  private static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>) -> Double {
+    var low = 0
+    var high = values.count - 1
+    while low < high {
+      let pivot = values[(low + high) / 2]
+      var i = low
+      var j = high
+      while i <= j {
+        while values[i] < pivot { i += 1 }
+        while values[j] > pivot { j -= 1 }
+        if i <= j {
+          values.swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j {
+        high = j
+      } else if k >= i {
+        low = i
+      } else {
+        break
+      }
+    }
+    return values[k]
+  }
+}
