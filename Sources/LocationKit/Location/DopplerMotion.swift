@@ -362,11 +362,12 @@ struct DopplerMotion: Sendable {
     guard lags.count >= 3 else { return }
     var best: (residual: Double, tau: Double, b: Double, s: Double)?
     var plausible: [(residual: Double, rate: Double)] = []
-    let taus = 30
-    for i in 0..<taus {
-      let tau = 0.2 * pow(Self.longestCorrelationTime / 0.2, Double(i) / Double(taus - 1))
+    plausible.reserveCapacity(Self.tauSteps * Self.activeSets.count)
+    for i in 0..<Self.tauSteps {
+      let tau = 0.2 * pow(Self.longestCorrelationTime / 0.2, Double(i) / Double(Self.tauSteps - 1))
+      let system = NormalEquations(lags, values, tau: tau)
       for active in Self.activeSets {
-        guard let solution = Self.solve(lags, values, tau: tau, active: active) else { continue }
+        guard let solution = system.solve(active) else { continue }
         plausible.append((solution.residual, 2 * solution.s * tau + 2 * solution.b * interval))
         if best == nil || solution.residual < best!.residual {
           best = (solution.residual, tau, solution.b, solution.s)
@@ -391,52 +392,110 @@ struct DopplerMotion: Sendable {
     (true, false, false),
   ]
 
-  /// Least squares in the active columns (white 2, Gauss-Markov 2(1 − e^(−L/τ)), trend L),
-  /// each row divided by its value; `nil` when a coefficient comes out negative.
-  private static func solve(_ lags: [Double], _ values: [Double], tau: Double, active: (Bool, Bool, Bool))
-    -> (residual: Double, b: Double, s: Double)?
-  {
-    let columns = [active.0, active.1, active.2]
-    let used = columns.indices.filter { columns[$0] }
-    func entry(_ row: Int, _ column: Int) -> Double {
-      switch column {
-      case 0: 2
-      case 1: 2 * (1 - exp(-lags[row] / tau))
-      default: lags[row]
+  /// The correlation times tried, from 0.2 s to ``longestCorrelationTime``.
+  private static let tauSteps = 30
+
+  /// The weighted least-squares system of the fit for one τ: columns white (2),
+  /// Gauss-Markov (2(1 − e^(−L/τ))) and trend (L), each row divided by its median, the
+  /// target 1 in every row. Its normal equations (Gram matrix G, right side h, and the
+  /// row count n) give each subset of columns' solution, and its residual
+  /// Σ(a·c − 1)² = cᵀGc − 2cᵀh + n, without going over the rows again.
+  private struct NormalEquations {
+    var g = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // G00, G01, G02, G11, G12, G22
+    var h = (0.0, 0.0, 0.0)
+    var n = 0.0
+
+    init(_ lags: [Double], _ values: [Double], tau: Double) {
+      for row in lags.indices {
+        let weight = 1 / values[row]
+        let a0 = 2 * weight
+        let a1 = 2 * (1 - exp(-lags[row] / tau)) * weight
+        let a2 = lags[row] * weight
+        g.0 += a0 * a0
+        g.1 += a0 * a1
+        g.2 += a0 * a2
+        g.3 += a1 * a1
+        g.4 += a1 * a2
+        g.5 += a2 * a2
+        h.0 += a0
+        h.1 += a1
+        h.2 += a2
+        n += 1
       }
     }
-    // Normal equations of the weighted system (at most 3 × 3), by Gaussian elimination.
-    let n = used.count
-    var matrix = [Double](repeating: 0, count: n * (n + 1))
-    for row in lags.indices {
-      let weight = 1 / values[row]
-      for (i, ci) in used.enumerated() {
-        let a = entry(row, ci) * weight
-        for (j, cj) in used.enumerated() { matrix[i * (n + 1) + j] += a * entry(row, cj) * weight }
-        matrix[i * (n + 1) + n] += a * 1
+
+    private func gram(_ i: Int, _ j: Int) -> Double {
+      switch (min(i, j), max(i, j)) {
+      case (0, 0): g.0
+      case (0, 1): g.1
+      case (0, 2): g.2
+      case (1, 1): g.3
+      case (1, 2): g.4
+      default: g.5
       }
     }
-    for pivot in 0..<n {
-      let p = matrix[pivot * (n + 1) + pivot]
-      guard abs(p) > 1e-300 else { return nil }
-      for row in 0..<n where row != pivot {
-        let factor = matrix[row * (n + 1) + pivot] / p
-        for column in pivot...n { matrix[row * (n + 1) + column] -= factor * matrix[pivot * (n + 1) + column] }
+
+    private func right(_ i: Int) -> Double {
+      switch i {
+      case 0: h.0
+      case 1: h.1
+      default: h.2
       }
     }
-    var coefficients = [0.0, 0.0, 0.0]
-    for (i, ci) in used.enumerated() {
-      let value = matrix[i * (n + 1) + n] / matrix[i * (n + 1) + i]
-      guard value >= 0 else { return nil }
-      coefficients[ci] = value
+
+    /// Least squares in the active columns (white, Gauss-Markov, trend), by Cramer's rule
+    /// on their normal equations (at most 3 × 3); `nil` when a coefficient comes out
+    /// negative or the system is singular.
+    func solve(_ active: (Bool, Bool, Bool)) -> (residual: Double, b: Double, s: Double)? {
+      var used = (0, 0, 0)
+      var count = 0
+      for (column, isActive) in [(0, active.0), (1, active.1), (2, active.2)] where isActive {
+        switch count {
+        case 0: used.0 = column
+        case 1: used.1 = column
+        default: used.2 = column
+        }
+        count += 1
+      }
+      var c = (0.0, 0.0, 0.0)
+      func set(_ column: Int, _ value: Double) {
+        switch column {
+        case 0: c.0 = value
+        case 1: c.1 = value
+        default: c.2 = value
+        }
+      }
+      switch count {
+      case 1:
+        let d = gram(used.0, used.0)
+        guard abs(d) > 1e-300 else { return nil }
+        set(used.0, right(used.0) / d)
+      case 2:
+        let (i, j) = (used.0, used.1)
+        let d = gram(i, i) * gram(j, j) - gram(i, j) * gram(i, j)
+        guard abs(d) > 1e-300 else { return nil }
+        set(i, (right(i) * gram(j, j) - right(j) * gram(i, j)) / d)
+        set(j, (gram(i, i) * right(j) - gram(i, j) * right(i)) / d)
+      default:
+        func det(_ m: [[Double]]) -> Double {
+          m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        }
+        let matrix = (0..<3).map { i in (0..<3).map { j in gram(i, j) } }
+        let d = det(matrix)
+        guard abs(d) > 1e-300 else { return nil }
+        for column in 0..<3 {
+          var replaced = matrix
+          for row in 0..<3 { replaced[row][column] = right(row) }
+          set(column, det(replaced) / d)
+        }
+      }
+      guard c.0 >= 0, c.1 >= 0, c.2 >= 0 else { return nil }
+      let quadratic =
+        c.0 * c.0 * g.0 + c.1 * c.1 * g.3 + c.2 * c.2 * g.5 + 2 * (c.0 * c.1 * g.1 + c.0 * c.2 * g.2 + c.1 * c.2 * g.4)
+      let residual = max(0, quadratic - 2 * (c.0 * h.0 + c.1 * h.1 + c.2 * h.2) + n)
+      return (residual, c.0, c.1)
     }
-    var residual = 0.0
-    for row in lags.indices {
-      let model = (0..<3).reduce(0.0) { $0 + entry(row, $1) * coefficients[$1] }
-      let relative = model / values[row] - 1
-      residual += relative * relative
-    }
-    return (residual, coefficients[0], coefficients[1])
   }
 
   // MARK: Deciding
