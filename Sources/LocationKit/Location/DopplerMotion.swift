@@ -615,28 +615,53 @@ struct TimedRing: Sendable {
     count = 0
   }
 
-  /// The latest sample at or before `time`.
-  func sample(atOrBefore time: Double) -> Sample? {
+  /// How many samples are at or before `time`: the index after the latest of them.
+  /// Samples come at nearly even intervals, so the index is first guessed from the
+  /// mean interval and checked a few steps either way; a binary search otherwise.
+  private func countAtOrBefore(_ time: Double) -> Int {
+    guard count > 0 else { return 0 }
+    let first = at(0).time
+    let lastTime = last.time
+    if time + 1e-6 >= lastTime { return count }
+    if time + 1e-6 < first { return 0 }
+    if count > 1, lastTime > first {
+      // The guess: samples at or before `time` if the intervals were even.
+      var index = Int(((time - first) / (lastTime - first) * Double(count - 1)).rounded(.down)) + 1
+      index = min(max(index, 1), count - 1)
+      for _ in 0..<8 {
+        // `index` is the answer when the sample before it is at or before `time` and
+        // the one at it is after.
+        if at(index - 1).time > time + 1e-6 {
+          index -= 1
+        } else if at(index).time <= time + 1e-6 {
+          index += 1
+        } else {
+          return index
+        }
+        if index <= 0 || index >= count { break }
+      }
+    }
     var low = 0
     var high = count
     while low < high {
       let middle = (low + high) / 2
       if at(middle).time <= time + 1e-6 { low = middle + 1 } else { high = middle }
     }
-    return low > 0 ? at(low - 1) : nil
+    return low
+  }
+
+  /// The latest sample at or before `time`.
+  func sample(atOrBefore time: Double) -> Sample? {
+    let index = countAtOrBefore(time)
+    return index > 0 ? at(index - 1) : nil
   }
 
   /// The sample nearest in time to `time`.
   func sample(nearest time: Double) -> Sample? {
     guard count > 0 else { return nil }
-    let before = sample(atOrBefore: time)
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if at(middle).time <= time + 1e-6 { low = middle + 1 } else { high = middle }
-    }
-    let after = low < count ? at(low) : nil
+    let index = countAtOrBefore(time)
+    let before = index > 0 ? at(index - 1) : nil
+    let after = index < count ? at(index) : nil
     switch (before, after) {
     case (let b?, let a?): return time - b.time <= a.time - time ? b : a
     case (let b?, nil): return b
