@@ -694,47 +694,10 @@ struct MedianWindow: Sendable {
   }
 
   /// The middle value (the mean of the two middle ones for an even count), by selection
-  /// in a copy (linear time on average; this runs for every fit and every estimate).
+  /// in a copy (linear time; this runs for every fit and every estimate).
   var median: Double {
     guard !values.isEmpty else { return 0 }
     var copy = values
-    let middle = copy.count / 2
-    return copy.withUnsafeMutableBufferPointer { buffer in
-      let upper = Self.select(middle, in: buffer)
-      guard buffer.count % 2 == 0 else { return upper }
-      // The lower middle: the largest of the values below the upper one's place.
-      var lower = buffer[0]
-      for index in 1..<middle where buffer[index] > lower { lower = buffer[index] }
-      return (lower + upper) / 2
-    }
-  }
-
-  /// Moves the `k`-th smallest value to index `k`, the smaller ones before it
-  /// (Hoare's selection, middle pivot), and returns it.
-  private static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>) -> Double {
-    var low = 0
-    var high = values.count - 1
-    while low < high {
-      let pivot = values[(low + high) / 2]
-      var i = low
-      var j = high
-      while i <= j {
-        while values[i] < pivot { i += 1 }
-        while values[j] > pivot { j -= 1 }
-        if i <= j {
-          values.swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      if k <= j {
-        high = j
-      } else if k >= i {
-        low = i
-      } else {
-        break
-      }
-    }
-    return values[k]
+    return Median.of(&copy)
   }
 }
