@@ -160,6 +160,13 @@ struct DopplerMotion: Sendable {
     return Noise(variance: variance, rate: 2 * variance * Self.longestCorrelationTime)
   }
 
+  /// A velocity east and north, m/s, from a speed and a course over ground (degrees from
+  /// true north).
+  static func velocity(speed: Double, course: Double) -> (east: Double, north: Double) {
+    let radians = course * .pi / 180
+    return (speed * sin(radians), speed * cos(radians))
+  }
+
   /// What one fix changed.
   struct Step: Sendable {
     /// Distance travelled, metres.

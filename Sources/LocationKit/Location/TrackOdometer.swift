@@ -315,17 +315,6 @@ public struct TrackOdometer: Sendable {
   /// How long ``movingSpeed`` must hold before movement is believed, seconds.
   public static let confirmationSeconds = 1.0
 
-  /// The receiver's velocity noise as learned so far, per axis: the variance of one fix's
-  /// velocity error, (m/s)², and the growth rate of the integrated velocity's error
-  /// variance, m²/s; `nil` before the first fit.
-  package var learnedVelocityNoise: (variance: Double, rate: Double)? {
-    doppler.learned.map { ($0.variance, $0.rate) }
-  }
-
-  /// The variance per axis of the speed noise at rest, (m/s)², as learned from the speeds
-  /// while stopped; 0 before ten of them.
-  package var restingSpeedVariance: Double { restingSpeeds.variance }
-
   /// A speed (and the course with it, when the receiver gave one) for the Doppler path.
   /// `measured`: the fix carries the speed itself (a held speed neither confirms movement
   /// nor teaches the noise).
@@ -336,10 +325,7 @@ public struct TrackOdometer: Sendable {
     // The displacement test needs the velocity's direction: it is fed while there is one.
     var slowStep: DopplerMotion.Step?
     if let course {
-      let radians = course * .pi / 180
-      slowStep = doppler.add(
-        time: seconds, east: speed * sin(radians), north: speed * cos(radians), measured: measured,
-        interval: speedIntervals.median ?? intervals.median ?? max(elapsed, 1))
+      slowStep = feedDisplacementTest(speed, course: course, measured: measured, elapsed: elapsed, seconds)
     } else {
       doppler.restart(moving: isMoving && !slowMovement)
     }
@@ -422,6 +408,16 @@ public struct TrackOdometer: Sendable {
     }
   }
 
+  /// Gives the displacement test a fix's velocity, from its speed and course.
+  private mutating func feedDisplacementTest(
+    _ speed: Double, course: Double, measured: Bool, elapsed: Double, _ seconds: Double
+  ) -> DopplerMotion.Step {
+    let velocity = DopplerMotion.velocity(speed: speed, course: course)
+    return doppler.add(
+      time: seconds, east: velocity.east, north: velocity.north, measured: measured,
+      interval: speedIntervals.median ?? intervals.median ?? max(elapsed, 1))
+  }
+
   /// The first fix of a stretch (a track's, a session's, after a fix loss): nothing to
   /// integrate yet, and `moving` as the caller decided.
   private mutating func startDoppler(_ location: TrackPoint, _ seconds: Double, moving: Bool) {
@@ -431,10 +427,7 @@ public struct TrackOdometer: Sendable {
     doppler.restart(moving: moving)
     guard let speed = location.measuredSpeed else { return }
     if let course = location.measuredCourse {
-      let radians = course * .pi / 180
-      _ = doppler.add(
-        time: seconds, east: speed * sin(radians), north: speed * cos(radians), measured: true,
-        interval: speedIntervals.median ?? intervals.median ?? 1)
+      _ = feedDisplacementTest(speed, course: course, measured: true, elapsed: 0, seconds)
     }
     if !moving { restingSpeeds.add(speed, at: seconds, belowThreshold: speed < movingSpeed) }
     lastSpeed = (speed, location.measuredCourse, seconds)

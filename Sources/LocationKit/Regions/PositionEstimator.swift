@@ -232,7 +232,7 @@ struct PositionEstimator: Sendable {
     guard let speed = location.measuredSpeed, speed.isFinite else { return nil }
     if speed == 0 { return (0, 0) }
     guard let course = location.course, course.isFinite else { return nil }
-    return (speed * sin(course * .pi / 180), speed * cos(course * .pi / 180))
+    return DopplerMotion.velocity(speed: speed, course: course)
   }
 
   /// The standard deviation of a Gaussian whose absolute deviations are `deviations`
