@@ -216,12 +216,10 @@ import Testing
     #expect(odometer.fixesBackInTime == 0 && odometer.sessions == 1)
   }
 
-  @Test func aTimingReceiverOfTheCorpusNeverMoves() throws {
-    // meinberg-gps164: RMC only, 0.01-minute coordinates, speed 0.0; the positions flip
-    // between cells (88 m of raw steps in 89 s).
-    guard let log = corpusLogs.first(where: { $0.lastPathComponent == "meinberg-gps164.log" }) else {
-      Issue.record("the gpsd corpus is missing")
-      return
+  private func corpusOdometer(_ name: String) throws -> TrackOdometer? {
+    guard let log = corpusLogs.first(where: { $0.lastPathComponent == name }) else {
+      Issue.record("the gpsd corpus is missing \(name)")
+      return nil
     }
     let bytes = [UInt8](try Data(contentsOf: log))
     var decoder = NMEADecoder()
@@ -231,8 +229,40 @@ import Testing
     }
     bytes.withUnsafeBytes { decoder.decode($0, handle) }
     decoder.finish(handle)
+    return odometer
+  }
+
+  @Test func aTimingReceiverOfTheCorpusNeverMoves() throws {
+    // meinberg-gps164: RMC only, 0.01-minute coordinates, speed 0.0; the positions flip
+    // between cells (88 m of raw steps in 89 s).
+    guard let odometer = try corpusOdometer("meinberg-gps164.log") else { return }
     #expect(odometer.pathLength > 50)
     #expect(odometer.distance == 0)
+  }
+
+  @Test func aReceiverHoldingItsCourseAtRestDoesNotDrift() throws {
+    // sirfstarv-nmea: at rest, speed 0.00 knots with a few 0.1 and 0.19, and every course
+    // 359.11: the course held from before, not a direction the small speeds were measured in.
+    guard let odometer = try corpusOdometer("sirfstarv-nmea.log") else { return }
+    #expect(odometer.distance == 0, "\(odometer.distance) m")
+    #expect(odometer.movingTime == 0)
+  }
+
+  @Test func aDriftAfterACourseHeldAtRestStillCounts() {
+    // A minute at rest with the course held at 359.11, then ten minutes' drift at 0.1 m/s
+    // whose courses are measured: the held course does not hide the drift.
+    var odometer = TrackOdometer()
+    for second in 0..<60 {
+      var location = fix(Double(second), speed: 0)
+      location.course = 359.11
+      odometer.add(location)
+    }
+    for second in 60..<660 {
+      var location = fix(Double(second), north: Double(second - 60) * 0.1, speed: 0.1)
+      location.course = [358.5, 359.0, 0.5, 1.0, 359.5][second % 5]
+      odometer.add(location)
+    }
+    #expect(abs(odometer.distance - 60) < 10, "\(odometer.distance) m")
   }
 
   @Test func aFirstFixWithoutADateIsNotFiftyYearsBeforeTheNext() {

@@ -146,6 +146,8 @@ public struct TrackOdometer: Sendable {
   private var restingSpeeds = RestingSpeedNoise()
   /// The velocity noise learned from the velocities' changes, and the displacement test.
   private var doppler = DopplerMotion()
+  /// The course the receiver gave with its last speed of 0, until it gives another.
+  private var heldCourse: Double?
   /// Positions: the last counted block, the block being filled, and one waiting for its
   /// confirmation.
   private var anchor: Block?
@@ -228,7 +230,7 @@ public struct TrackOdometer: Sendable {
         usingPositions = false
         doppler.restart(moving: isMoving)
       }
-      addDoppler(speed, course: location.measuredCourse, measured: true, elapsed: elapsed, seconds)
+      addDoppler(speed, course: measuredDirection(of: location), measured: true, elapsed: elapsed, seconds)
     } else if let held = lastSpeed, seconds - held.seconds <= speedHold {
       addDoppler(held.speed, course: held.course, measured: false, elapsed: elapsed, seconds)
     } else {
@@ -418,6 +420,23 @@ public struct TrackOdometer: Sendable {
       interval: speedIntervals.median ?? intervals.median ?? max(elapsed, 1))
   }
 
+  /// The course of a fix that carries a speed, when it is a measured direction: not when
+  /// a speed above 0 comes with the course the receiver gave with a speed of 0. A speed
+  /// of 0 has no direction, so a receiver that still gives one is holding the last it had,
+  /// and some (the SiRFstar V in the corpus) keep holding it through the small speeds of
+  /// their noise at rest: every one of them then points the same way, and they would add
+  /// up to a drift. (A velocity of 0 is one, whatever the course.)
+  private mutating func measuredDirection(of location: TrackPoint) -> Double? {
+    guard let course = location.measuredCourse, let speed = location.measuredSpeed else { return nil }
+    if speed == 0 {
+      heldCourse = course
+      return course
+    }
+    if course == heldCourse { return nil }
+    heldCourse = nil
+    return course
+  }
+
   /// The first fix of a stretch (a track's, a session's, after a fix loss): nothing to
   /// integrate yet, and `moving` as the caller decided.
   private mutating func startDoppler(_ location: TrackPoint, _ seconds: Double, moving: Bool) {
@@ -426,11 +445,12 @@ public struct TrackOdometer: Sendable {
     slowMovement = false
     doppler.restart(moving: moving)
     guard let speed = location.measuredSpeed else { return }
-    if let course = location.measuredCourse {
+    let course = measuredDirection(of: location)
+    if let course {
       _ = feedDisplacementTest(speed, course: course, measured: true, elapsed: 0, seconds)
     }
     if !moving { restingSpeeds.add(speed, at: seconds, belowThreshold: speed < movingSpeed) }
-    lastSpeed = (speed, location.measuredCourse, seconds)
+    lastSpeed = (speed, course, seconds)
   }
 
   // MARK: Positions only
