@@ -175,6 +175,24 @@ import Testing
     #expect(recognizer.state == .possible)
   }
 
+  @Test func aShortWalkWithoutSpeedsAfterALongStandIsATripOfItsLength() {
+    // No speeds, 2 m accuracy: five minutes standing, 90 s at 1.4 m/s north (126 m), then
+    // five minutes standing. The odometer holds the departure for two minutes in case it
+    // comes back (multipath); the trip that ended meanwhile gets its distance all the same.
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    for second in 0..<690 {
+      let north = min(max(0, Double(second - 300)), 90) * 1.4
+      var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
+      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+      location.horizontalAccuracy = 2
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    let ended = events.filter { $0.state == .ended }
+    #expect(ended.count == 1, "\(events.map(\.state))")
+    #expect(ended.first.map { abs($0.trip.distance - 126) < 10 } == true, "\(ended.first?.trip.distance ?? -1) m")
+  }
+
   @Test func aTripUnderWayAtTheEndOfALogEndsWithIt() {
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []

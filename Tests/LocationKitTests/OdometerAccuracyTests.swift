@@ -96,6 +96,22 @@ import Testing
       TrackSimulator(
         receiver: .drawn(&random), style: .drifting, phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
     },
+    Case(
+      name: "slow movement 0.15–0.45 m/s, no speed sentences", goal: .within(fraction: 0.4),
+      target: .within(fraction: 0.1)
+    ) { random in
+      TrackSimulator(
+        receiver: .drawn(&random, sendsSpeed: false), style: .drifting,
+        phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
+    },
+    Case(
+      name: "standing with multipath excursions, no speed sentences", goal: .below(metres: 60),
+      target: .below(metres: 20)
+    ) { random in
+      var receiver = ReceiverModel.drawn(&random, sendsSpeed: false)
+      receiver.multipathPerHour = 6
+      return TrackSimulator(receiver: receiver, phases: [.stand(seconds: 3600)])
+    },
     Case(name: "standing, Doppler noise 0.2–0.3 m/s", goal: .below(metres: 5)) { random in
       var receiver = ReceiverModel.drawn(&random)
       receiver.speedSigma = random.uniform(0.2...0.3)

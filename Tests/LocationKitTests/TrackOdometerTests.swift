@@ -69,6 +69,52 @@ import Testing
     #expect(abs(odometer.pathLength - 200) < 1)
   }
 
+  @Test func aMultipathExcursionAtRestIsNotATripWithoutSpeed() {
+    // Ten minutes standing, then the position wanders 20 m off and back over a minute,
+    // then ten minutes standing; no speed, 1 m accuracy: a departure beyond the noise that
+    // comes back along its line.
+    var odometer = TrackOdometer()
+    for second in 0..<1260 {
+      let offset = (600...660).contains(second) ? 20 * sin(Double(second - 600) / 60 * .pi) : 0
+      odometer.add(fix(Double(second), north: offset, east: offset / 2, accuracy: 1))
+    }
+    #expect(odometer.distance == 0, "\(odometer.distance) m")
+    #expect(odometer.pathLength > 40)
+    #expect(odometer.movingTime < 5, "\(odometer.movingTime) s")
+  }
+
+  @Test func aWalkRoundALoopBackToItsStartCounts() {
+    // Five minutes standing, a walk round a 30 m square at 1.5 m/s (80 s) back to the
+    // start, five minutes standing: 120 m, though it came back where it stood within
+    // ``TrackOdometer/excursionSeconds`` (its path is 2.8 times its farthest point).
+    var odometer = TrackOdometer()
+    for second in 0..<300 { odometer.add(fix(Double(second), accuracy: 1)) }
+    for step in 0...80 {
+      let along = Double(step) * 1.5
+      let (north, east): (Double, Double) =
+        switch along {
+        case ..<30: (along, 0)
+        case ..<60: (30, along - 30)
+        case ..<90: (90 - along, 30)
+        default: (0, 120 - along)
+        }
+      odometer.add(fix(Double(300 + step), north: north, east: east, accuracy: 1))
+    }
+    for second in 381..<681 { odometer.add(fix(Double(second), accuracy: 1)) }
+    #expect(abs(odometer.distance - 120) < 12, "\(odometer.distance) m")
+  }
+
+  @Test func aDepartureFromAStandCountsOnceItHasNotComeBack() {
+    // Five minutes standing, then 1 m/s north: the departure is held for two minutes, in
+    // case it comes back, then counted from the stand.
+    var odometer = TrackOdometer()
+    for second in 0..<300 { odometer.add(fix(Double(second), accuracy: 1)) }
+    for second in 300...360 { odometer.add(fix(Double(second), north: Double(second - 300), accuracy: 1)) }
+    #expect(odometer.distance == 0, "\(odometer.distance) m")
+    for second in 361...600 { odometer.add(fix(Double(second), north: Double(second - 300), accuracy: 1)) }
+    #expect(abs(odometer.distance - 300) < 10, "\(odometer.distance) m")
+  }
+
   @Test func aSingleDopplerSpikeIsNotMovement() {
     var odometer = TrackOdometer()
     for second in 0..<60 {

@@ -36,7 +36,11 @@ import NMEA
 ///   than ``confidenceFactor`` times the two blocks' combined uncertainty away, in two
 ///   blocks running; then that stretch counts and the receiver is moving. Moving, a chord
 ///   to the anchor is counted every ``chordSeconds`` (short enough to follow turns), and a
-///   chord slower than ``positionsMovingSpeed`` ends the movement. The uncertainty of a block is the larger of its fixes' mean
+///   chord slower than ``positionsMovingSpeed`` ends the movement; its anchor stays, so
+///   that the next departure counts that stretch too (a slow drift is a chain of
+///   departures). A departure from a stand is held for ``excursionSeconds``: if it comes
+///   back out and back along a line, it was the position error's excursion (multipath)
+///   and adds nothing. The uncertainty of a block is the larger of its fixes' mean
 ///   1-sigma accuracy (``defaultAccuracy`` when a fix has none) and the coordinates' own
 ///   resolution (the smallest non-zero step seen between two fixes, so that a receiver
 ///   printing 0.01 minutes, 18 m cells, does not travel by flipping between cells).
@@ -89,6 +93,29 @@ public struct TrackOdometer: Sendable {
   public static let longestMovingGap = 60.0
   /// A step back in time longer than this starts a new stretch of track, seconds.
   public static let newSessionSeconds = 600.0
+  /// Positions only: a departure from a stand of at least this many seconds that comes
+  /// back to it, out and back along a line (``outAndBackRatio``), within this many seconds
+  /// is multipath, not a trip, and adds nothing; one that does not is counted in full once
+  /// this time has passed.
+  ///
+  /// Positions cannot tell an excursion of the position error from a walk there and back
+  /// along the same line: both leave and return along a line. Multipath from a reflector
+  /// moves the position metres to tens of metres for seconds to a minute or two, while
+  /// the reflected signal's geometry changes (satellites move 0.5° a minute). So, without
+  /// a speed to show it, a trip there and back along a line within two minutes, after
+  /// two minutes or more standing, is lost (at walking pace, up to 80 m each way); and
+  /// the distance of the two minutes after such a stand is counted only when they have
+  /// passed (not at all, if the log ends first). Pauses shorter than this (at a light,
+  /// for a look round) are not stands for this rule. At the start of a track (or of its
+  /// positions, after speeds or a fix loss) a stand is one that lasted longer than a body
+  /// at ``positionsMovingSpeed`` takes to leave the noise.
+  public static let excursionSeconds = 120.0
+  /// Positions only: a departure that comes back is an excursion only when its path is at
+  /// most this many times as long as its farthest point from the stand: out and back
+  /// along a line is twice (the chords through the noise add a little), a loop longer (a
+  /// circle π times, a square from a corner 2.8 times). A walk round a loop back to where
+  /// it began counts.
+  public static let outAndBackRatio = 2.5
 
   /// How many sessions the track has had: 1, and one more each time the time went back
   /// into another (see above).
@@ -153,6 +180,14 @@ public struct TrackOdometer: Sendable {
   private var anchor: Block?
   private var filling = Block()
   private var candidate: Block?
+  /// Positions only: a departure from where the receiver stood that is not counted yet
+  /// (see ``excursionSeconds``).
+  private var excursion: Excursion?
+  /// Positions only: since when the receiver has been standing, seconds.
+  private var standingSince = 0.0
+  /// Whether that stand began with the track (or its positions): what came before is not
+  /// known.
+  private var standingFromStart = true
   private var usingPositions = true
   /// The smallest non-zero coordinate steps seen, degrees of latitude and of longitude.
   private var latitudeQuantum = Double.infinity
@@ -226,7 +261,7 @@ public struct TrackOdometer: Sendable {
       lastMeasuredSpeedAt = seconds
       if usingPositions {
         // From positions to Doppler: the chord under way counts.
-        committed += openChord
+        settlePositions()
         usingPositions = false
         doppler.restart(moving: isMoving)
       }
@@ -270,7 +305,7 @@ public struct TrackOdometer: Sendable {
 
   /// Starts a new stretch of track at `location`: what was counted stays.
   private mutating func restart(at location: TrackPoint) {
-    committed += openChord
+    settlePositions()
     clock = TrackClock()
     let seconds = clock.advance(to: location)
     previous = location
@@ -286,7 +321,7 @@ public struct TrackOdometer: Sendable {
   /// Positions only, moving: the chord from the last counted block to the block being
   /// filled, which the next closed chord replaces.
   private var openChord: Double {
-    guard usingPositions, isMoving, let anchor, filling.count > 0 else { return 0 }
+    guard usingPositions, isMoving, excursion == nil, let anchor, filling.count > 0 else { return 0 }
     return filling.location.distance(from: anchor.location)
   }
 
@@ -480,6 +515,9 @@ public struct TrackOdometer: Sendable {
     filling.add(location, seconds)
     anchor = nil
     candidate = nil
+    excursion = nil
+    standingSince = seconds
+    standingFromStart = true
   }
 
   private mutating func addPosition(_ location: TrackPoint, _ seconds: Double) {
@@ -490,10 +528,88 @@ public struct TrackOdometer: Sendable {
     filling.add(location, seconds)
   }
 
+  /// Counts what the positions have shown so far: a pending excursion, and the chord
+  /// under way, when the positions stop deciding (speeds arrive, a fix loss, a new
+  /// session).
+  private mutating func settlePositions() {
+    if let pending = excursion {
+      committed += pending.distance
+      excursion = nil
+    }
+    committed += openChord
+  }
+
+  /// Counts `metres` of positions-only movement, or keeps them with the excursion pending.
+  private mutating func count(_ metres: Double) {
+    if excursion != nil { excursion!.distance += metres } else { committed += metres }
+  }
+
+  /// A departure from a stand, not counted until it proves not to be the position error's
+  /// excursion (``excursionSeconds``).
+  private struct Excursion {
+    /// Where the receiver stood.
+    var stand: Block
+    /// When the departure was seen, seconds.
+    var since: Double
+    /// The distance counted since the stand, metres.
+    var distance: Double
+    /// The farthest a block has been from the stand, metres.
+    var farthest: Double
+    /// ``movingTime`` at the stand.
+    var movingTimeBefore: Double
+    /// Since when the receiver stood there, and whether that was the track's start.
+    var standingSince: Double
+    var standingFromStart: Bool
+  }
+
+  /// Whether the receiver had stood at `anchor` long enough, when `block` left it, for the
+  /// excursions' rule (``excursionSeconds``): ``excursionSeconds``, or at the start of the
+  /// track (where what came before is not known, and a receiver just switched on is more
+  /// often standing, in its least accurate minutes) longer than a body at the slowest
+  /// movement the chords count (``positionsMovingSpeed``) takes to leave the noise, so
+  /// that a track that begins in motion has no stand to come back to.
+  private func isStand(_ anchor: Block, leftBy block: Block) -> Bool {
+    let stood = block.start - standingSince
+    if stood >= Self.excursionSeconds { return true }
+    guard standingFromStart else { return false }
+    return stood >= Self.confidenceFactor * combinedSigma(anchor, block) / Self.positionsMovingSpeed
+  }
+
   private mutating func close(_ block: Block) {
     guard let anchor else {
       self.anchor = block
       return
+    }
+    if var pending = excursion {
+      let fromStand = block.location.distance(from: pending.stand.location)
+      if block.start - pending.since > Self.excursionSeconds {
+        committed += pending.distance
+        excursion = nil
+      } else if !isMoving, fromStand <= Self.confidenceFactor / 2 * combinedSigma(pending.stand, block) {
+        // Back where it stood, and standing again (not passing by): within half the
+        // departure's distance, so that a departure just past it is not taken back by the
+        // next block's noise.
+        let path = pending.distance + block.location.distance(from: anchor.location)
+        if path <= Self.outAndBackRatio * pending.farthest {
+          // Out and back along a line: the position error's excursion, not a trip.
+          let moved = movingTime - pending.movingTimeBefore
+          movingTime -= moved
+          stoppedTime += moved
+          excursion = nil
+          self.anchor = pending.stand
+          standingSince = pending.standingSince
+          standingFromStart = pending.standingFromStart
+          candidate = nil
+          isMoving = false
+          return
+        }
+        // A loop: a walk that came back.
+        committed += pending.distance
+        excursion = nil
+      } else {
+        pending.farthest = max(pending.farthest, fromStand)
+        excursion = pending
+      }
     }
     let away = block.location.distance(from: anchor.location)
     if isMoving {
@@ -501,11 +617,16 @@ public struct TrackOdometer: Sendable {
       let elapsed = block.start - anchor.start
       guard elapsed >= Self.chordSeconds else { return }
       if away >= Self.positionsMovingSpeed * elapsed {
-        committed += away
+        count(away)
+        self.anchor = block
       } else {
+        // Stopped, or slower than one chord can tell from the noise. The anchor stays:
+        // the next departure from it counts this stretch too, so that a slow drift is a
+        // chain of departures with nothing lost between them.
         isMoving = false
+        standingSince = block.start
+        standingFromStart = false
       }
-      self.anchor = block
       return
     }
     // Standing: only a departure beyond the noise, seen in two blocks running, is movement.
@@ -514,7 +635,13 @@ public struct TrackOdometer: Sendable {
       return
     }
     if candidate != nil {
-      committed += away
+      if excursion == nil, isStand(anchor, leftBy: block) {
+        excursion = Excursion(
+          stand: anchor, since: block.start, distance: away, farthest: away, movingTimeBefore: movingTime,
+          standingSince: standingSince, standingFromStart: standingFromStart)
+      } else {
+        count(away)
+      }
       self.anchor = block
       candidate = nil
       isMoving = true
@@ -551,7 +678,7 @@ public struct TrackOdometer: Sendable {
   private mutating func bridge(
     _ step: Double, from previous: TrackPoint, to location: TrackPoint, elapsed: Double, _ seconds: Double
   ) {
-    committed += openChord
+    settlePositions()
     let before = previous.horizontalAccuracy ?? Self.defaultAccuracy
     let after = location.horizontalAccuracy ?? Self.defaultAccuracy
     let noise = Self.confidenceFactor * (sigma(before) * sigma(before) + sigma(after) * sigma(after)).squareRoot()

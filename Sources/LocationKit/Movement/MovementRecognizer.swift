@@ -70,7 +70,9 @@ public struct MovementEvent: Sendable, Equatable {
 /// running. A trip begins at the last fix before that (the last one at rest, or slower
 /// than ``TrackOdometer/movingSpeed``) and ends at the first fix of the stop. Without speeds, a start is known only once the receiver has
 /// left its noise radius, so it is late by the time that takes (about 20 s at walking
-/// pace for 5 m accuracies).
+/// pace for 5 m accuracies); after a stand of two minutes or more its distance shows only
+/// two minutes later (``TrackOdometer/excursionSeconds``), and a position that wandered off
+/// and came back (multipath) is a trip that is cancelled.
 public struct MovementRecognizer: Sendable {
   /// How long the receiver must stand still to end a trip, seconds (default 60).
   public var stopDuration: Double
@@ -178,7 +180,16 @@ public struct MovementRecognizer: Sendable {
       stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
     stoppedAt = stop
     guard Trip.elapsed(from: stop.location, to: location) >= stopDuration else { return nil }
-    return end(at: stop, restingAt: location)
+    return end(at: stoppedWithHeldDistance(stop), restingAt: location)
+  }
+
+  /// `stop` with the distance the odometer has counted since, while standing: what it
+  /// held back of the trip until it knew the trip was one (a departure without speeds,
+  /// held in case it was the position's excursion). Standing, it adds nothing else.
+  private func stoppedWithHeldDistance(
+    _ stop: (location: Location, distance: Double, movingTime: Double)
+  ) -> (location: Location, distance: Double, movingTime: Double) {
+    (stop.location, odometer.distance - distanceAtStart, stop.movingTime)
   }
 
   /// Ends a trip under way at the end of the track (the end of a log): ``MovementState/ended``
@@ -186,7 +197,8 @@ public struct MovementRecognizer: Sendable {
   public mutating func finish() -> MovementEvent? {
     guard trip != nil, let latest else { return nil }
     let stop =
-      stoppedAt ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
+      stoppedAt.map(stoppedWithHeldDistance)
+      ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
     return end(at: stop, restingAt: latest)
   }
 
