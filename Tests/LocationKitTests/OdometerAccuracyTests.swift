@@ -67,6 +67,16 @@ import Testing
     Case(name: "walking, no speed sentences", goal: .within(fraction: 0.02)) { random in
       TrackSimulator(receiver: .drawn(&random, sendsSpeed: false), style: .walking, phases: walk(&random))
     },
+    Case(
+      name: "walking at 1.1 m/s, no speed sentences, 4 m correlated over 30 s + 1 m white",
+      goal: .within(fraction: 0.08), target: .within(fraction: 0.02)
+    ) { random in
+      var receiver = ReceiverModel.drawn(&random, sendsSpeed: false)
+      receiver.correlatedSigma = 4
+      receiver.correlationTime = 30
+      receiver.whiteSigma = 1
+      return TrackSimulator(receiver: receiver, style: .walking, phases: walk(&random, pace: 1.1))
+    },
     Case(name: "walking, speed in one cycle of four", goal: .within(fraction: 0.02)) { random in
       var receiver = ReceiverModel.drawn(&random)
       receiver.speedEvery = 4
@@ -89,7 +99,7 @@ import Testing
         phases: [.move(seconds: 1800, speed: random.uniform(4...7))])
     },
     Case(
-      name: "slow movement 0.15–0.45 m/s, Doppler present", goal: .within(fraction: 0.2),
+      name: "slow movement 0.15–0.45 m/s, Doppler present", goal: .within(fraction: 0.05),
       target: .within(fraction: 0.03)
     ) {
       random in
@@ -137,9 +147,9 @@ import Testing
   ]
 
   /// An hour's walk at 1.1 to 1.6 m/s with a few pauses.
-  static func walk(_ random: inout SeededRandom) -> [MovementPhase] {
+  static func walk(_ random: inout SeededRandom, pace: Double? = nil) -> [MovementPhase] {
     var phases: [MovementPhase] = []
-    let pace = random.uniform(1.1...1.6)
+    let pace = pace ?? random.uniform(1.1...1.6)
     while phases.totalSeconds < 3600 {
       phases.append(.move(seconds: random.uniform(300...900), speed: pace))
       phases.append(.stand(seconds: random.uniform(10...60)))

@@ -37,8 +37,10 @@
 /// over 4, 16, 64 and 256 s are tested; movement is decided when one exceeds c. The
 /// stretch that led there counts too, in pieces of the shortest horizon that shows the
 /// movement, back from the decision to the first piece that looks like rest (|D|²/qT below
-/// ``restStatistic``, as for a stop) or the decision before: each adds its displacement,
-/// less the noise's expected share (√(|D|² − 2qT)). Movement ends
+/// ``restStatistic``, as for a stop) or the decision before: each adds the speed
+/// integrated over it, as while moving (its displacement would cut the corners of a body
+/// that turned in it: a drift found only after minutes is tested over pieces of 256 s or
+/// more). Movement ends
 /// when, over the shortest horizon that still showed it, the displacement is no longer
 /// distinguishable from rest (|D|²/qT below ``restStatistic``) and its mean speed is below
 /// ``stopFactor`` times the noise's σ.
@@ -123,6 +125,9 @@ struct DopplerMotion: Sendable {
   private var pendingStart = 0
   private var east = 0.0
   private var north = 0.0
+  /// The speed integrated with the noise's bias removed (as moving), since the track
+  /// began, rest included: what a stretch found to be movement afterwards counts.
+  private var path = 0.0
   private var previous: (time: Double, east: Double, north: Double, corrected: Double)?
   private var lastChangeAt = -Double.infinity
   /// Changes at the longest lag learned since the last fit: the noise is fitted again
@@ -216,7 +221,9 @@ struct DopplerMotion: Sendable {
       let elapsed = time - previous.time
       east += (previous.east + velocityEast) / 2 * elapsed
       north += (previous.north + velocityNorth) / 2 * elapsed
-      if isMoving { step.distance += (previous.corrected + corrected) / 2 * elapsed }
+      let stretch = (previous.corrected + corrected) / 2 * elapsed
+      path += stretch
+      if isMoving { step.distance += stretch }
     } else {
       if restarted { trackStart = time }
       restarted = false
@@ -228,7 +235,7 @@ struct DopplerMotion: Sendable {
       learn(at: time, velocityEast, velocityNorth)
     }
     if track.isEmpty || time - track.last.time >= 1 - 1e-6 {
-      track.append(time, east, north)
+      track.append(time, east, north, path: path)
       while let first = track.first, time - first.time > Self.history { track.removeFirst() }
       decide(at: time, into: &step)
     }
@@ -530,11 +537,9 @@ struct DopplerMotion: Sendable {
       guard let shortest = significant.first else { return }
       // The stretch that led here, back to the decision before at most, in pieces of the
       // shortest horizon that shows the movement, back to the first that looks like rest
-      // (as a stop is decided):
-      // each counts its displacement less the noise's expected share. (One chord over
-      // the whole stretch would cut the corners of a body that turned.)
+      // (as a stop is decided).
       let stretch = min(since, Self.history)
-      var pieceEnd = (time: time, east: east, north: north)
+      var pieceEnd = (time: time, east: east, north: north, path: path)
       var moved = 0.0
       while time - pieceEnd.time < stretch - 1e-6 {
         let start = max(pieceEnd.time - shortest, time - stretch)
@@ -544,10 +549,9 @@ struct DopplerMotion: Sendable {
         let dN = pieceEnd.north - past.north
         let squared = dE * dE + dN * dN
         guard squared / (noise.rate * span) >= Self.restStatistic else { break }
-        // (The bound overstates the noise: its share is taken off a learned noise only.)
-        result.distance += max(0, squared - 2 * (learned?.rate ?? 0) * span).squareRoot()
+        result.distance += pieceEnd.path - past.path
         moved += span
-        pieceEnd = (past.time, past.east, past.north)
+        pieceEnd = (past.time, past.east, past.north, past.path)
       }
       // The movement began within the earliest piece: at its first second whose mean
       // speed reaches ``stopFactor`` σ (the speed at which a movement ends), so that the
@@ -591,6 +595,8 @@ struct TimedRing: Sendable {
     var time: Double
     var east: Double
     var north: Double
+    /// A running sum that goes with the pair (the track's: the speed integrated).
+    var path = 0.0
   }
 
   private var samples: [Sample]
@@ -605,9 +611,9 @@ struct TimedRing: Sendable {
 
   private func at(_ index: Int) -> Sample { samples[(start + index) % samples.count] }
 
-  mutating func append(_ time: Double, _ east: Double, _ north: Double) {
+  mutating func append(_ time: Double, _ east: Double, _ north: Double, path: Double = 0) {
     if count == samples.count { removeFirst() }
-    samples[(start + count) % samples.count] = Sample(time: time, east: east, north: north)
+    samples[(start + count) % samples.count] = Sample(time: time, east: east, north: north, path: path)
     count += 1
   }
 
