@@ -1,6 +1,7 @@
 import Foundation
 import LocationKit
 import NMEA
+import TestSupport
 import Testing
 
 @Suite struct TrackOdometerTests {
@@ -211,6 +212,25 @@ import Testing
     #expect(odometer.bridges == 0)
     #expect(abs(odometer.movingTime + odometer.stoppedTime - 1198) < 1e-6, "each session's own time")
     #expect(trips == 2, "a trip in each session")
+  }
+
+  @Test func anotherSessionLearnsItsReceiversNoiseAfresh() {
+    // An hour of a receiver at rest whose speed noise is 0.25 m/s (its moving speed rises
+    // to 5.26σ), then a log of another receiver joined after it (its time an hour back):
+    // until that one's own rest is known, the moving speed is the least one again.
+    var odometer = TrackOdometer()
+    var random = SeededRandom(seed: 3)
+    for second in 0..<3600 {
+      let east = random.gaussian() * 0.25
+      let north = random.gaussian() * 0.25
+      var location = fix(Double(second), speed: (east * east + north * north).squareRoot())
+      location.course = (atan2(east, north) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+      odometer.add(location)
+    }
+    #expect(odometer.movingSpeed > 1, "\(odometer.movingSpeed) m/s")
+    odometer.add(fix(0, north: 5_000, speed: 0))
+    #expect(odometer.sessions == 2)
+    #expect(odometer.movingSpeed == TrackOdometer.lowestMovingSpeed, "\(odometer.movingSpeed) m/s")
   }
 
   /// A session of the day before joined after one that went past midnight: the step back

@@ -599,27 +599,39 @@ struct TimedRing: Sendable {
     var path = 0.0
   }
 
-  private var samples: [Sample]
+  private var samples: [Sample] = []
   private var start = 0
   private(set) var count = 0
 
-  init(capacity: Int) { samples = Array(repeating: Sample(time: 0, east: 0, north: 0), count: capacity) }
+  private let capacity: Int
+
+  /// Room for `capacity` samples is reserved, not filled: the storage grows to it as
+  /// samples come (an odometer starts a new one for each session of a log, and most
+  /// are short).
+  init(capacity: Int) {
+    self.capacity = capacity
+    samples.reserveCapacity(capacity)
+  }
 
   var isEmpty: Bool { count == 0 }
   var first: Sample? { count > 0 ? samples[start] : nil }
-  var last: Sample { samples[(start + count - 1) % samples.count] }
+  var last: Sample { samples[(start + count - 1) % capacity] }
 
-  private func at(_ index: Int) -> Sample { samples[(start + index) % samples.count] }
+  private func at(_ index: Int) -> Sample { samples[(start + index) % capacity] }
 
   mutating func append(_ time: Double, _ east: Double, _ north: Double, path: Double = 0) {
-    if count == samples.count { removeFirst() }
-    samples[(start + count) % samples.count] = Sample(time: time, east: east, north: north, path: path)
+    if count == capacity { removeFirst() }
+    let sample = Sample(time: time, east: east, north: north, path: path)
+    // Samples sit at start, start + 1, ... round the capacity: past the storage's end
+    // only while it is still growing, and then exactly at its end.
+    let position = (start + count) % capacity
+    if position == samples.count { samples.append(sample) } else { samples[position] = sample }
     count += 1
   }
 
   mutating func removeFirst() {
     guard count > 0 else { return }
-    start = (start + 1) % samples.count
+    start = (start + 1) % capacity
     count -= 1
   }
 

@@ -59,7 +59,8 @@ import NMEA
 /// elsewhere). A later session is one too: a fix after more than ``longestMovingGap``
 /// without any, on another date (the next day's drive joined after today's). The new
 /// session is counted on its own from there: nothing across the jump, neither distance
-/// nor time.
+/// nor time; and as it may be another receiver's log, its velocity noise is learned
+/// afresh.
 /// ``fixesBackInTime`` counts the fixes left out meanwhile.
 ///
 /// The estimate looks only at fixes already seen, so a live source and a file of the
@@ -312,6 +313,13 @@ public struct TrackOdometer: Sendable {
     previousSeconds = seconds
     intervals = RecentIntervals()
     isMoving = false
+    // Another session may be another receiver (logs of several joined end to end): its
+    // velocity noise is learned afresh, as is how often it sends speeds.
+    restingSpeeds = RestingSpeedNoise()
+    doppler = DopplerMotion()
+    speedIntervals = RecentIntervals()
+    lastMeasuredSpeedAt = nil
+    heldCourse = nil
     usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
     startDoppler(location, seconds, moving: false)
