@@ -34,7 +34,7 @@
 /// |D|²/qT is χ² with two degrees of freedom and exceeds c = −2 ln α with probability α
 /// (``falseAlarmProbability``). A real velocity is consistent: it adds up to a
 /// displacement that grows as T, where noise grows as √T. Each second, the displacements
-/// over 4, 16, 64 and 256 s are tested; movement is decided when one exceeds c. The
+/// over 4, 16, 64, 256 and 1024 s are tested; movement is decided when one exceeds c. The
 /// stretch that led there counts too, in pieces of the shortest horizon that shows the
 /// movement, back from the decision to the first piece that looks like rest (|D|²/qT below
 /// ``restStatistic``, as for a stop) or the decision before: each adds the speed
