@@ -540,11 +540,15 @@ public struct TrackOdometer: Sendable {
   /// under way, when the positions stop deciding (speeds arrive, a fix loss, a new
   /// session).
   private mutating func settlePositions() {
-    if let pending = excursion {
-      committed += pending.distance
-      excursion = nil
-    }
+    commitExcursion()
     committed += openChord
+  }
+
+  /// Counts the excursion pending, if any, in full: it proved to be a trip.
+  private mutating func commitExcursion() {
+    guard let pending = excursion else { return }
+    committed += pending.distance
+    excursion = nil
   }
 
   /// Counts `metres` of positions-only movement, or keeps them with the excursion pending.
@@ -591,8 +595,7 @@ public struct TrackOdometer: Sendable {
     if var pending = excursion {
       let fromStand = block.location.distance(from: pending.stand.location)
       if block.start - pending.since > Self.excursionSeconds {
-        committed += pending.distance
-        excursion = nil
+        commitExcursion()
       } else if !isMoving, fromStand <= Self.confidenceFactor / 2 * combinedSigma(pending.stand, block) {
         // Back where it stood, and standing again (not passing by): within half the
         // departure's distance, so that a departure just past it is not taken back by the
@@ -612,8 +615,7 @@ public struct TrackOdometer: Sendable {
           return
         }
         // A loop: a walk that came back.
-        committed += pending.distance
-        excursion = nil
+        commitExcursion()
       } else {
         pending.farthest = max(pending.farthest, fromStand)
         excursion = pending
