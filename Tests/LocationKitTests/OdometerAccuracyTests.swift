@@ -19,6 +19,9 @@ import Testing
     /// Where the goal is not yet the one the product aims for (issue #31), that aim: the
     /// table reports both, and the goal guards what is reached meanwhile.
     var target: Goal? = nil
+    /// Whether the odometer's error bar is meant to cover the truth here (it is not for
+    /// slow movement without speeds: see the README).
+    var errorBarHolds = true
     var make: @Sendable (inout SeededRandom) -> TrackSimulator
     var description: String { name }
   }
@@ -108,7 +111,7 @@ import Testing
     },
     Case(
       name: "slow movement 0.15–0.45 m/s, no speed sentences", goal: .within(fraction: 0.4),
-      target: .within(fraction: 0.1)
+      target: .within(fraction: 0.1), errorBarHolds: false
     ) { random in
       TrackSimulator(
         receiver: .drawn(&random, sendsSpeed: false), style: .drifting,
@@ -174,6 +177,8 @@ import Testing
     var bridged: Double
     var inOutages: Double
     var receiver: ReceiverModel
+    /// The odometer's own 1-sigma uncertainty of ``distance``, metres.
+    var distanceError = 0.0
   }
 
   static func measure(_ testCase: Case, seed: UInt64) -> Measurement {
@@ -189,7 +194,8 @@ import Testing
     decoder.finish(handle)
     return Measurement(
       truth: track.pathLength, distance: odometer.distance, pathLength: odometer.pathLength,
-      bridged: odometer.bridgedDistance, inOutages: track.pathInOutages, receiver: simulator.receiver)
+      bridged: odometer.bridgedDistance, inOutages: track.pathInOutages, receiver: simulator.receiver,
+      distanceError: odometer.distanceError)
   }
 
   static var seedCount: Int {
@@ -213,6 +219,13 @@ import Testing
         Self.passes(testCase.goal, m),
         "seed \(seed), \(m.receiver): \(m.distance) m for a true \(m.truth) m (raw steps \(m.pathLength) m; bridged \(m.bridged) m for \(m.inOutages) m in fix losses)"
       )
+      // The error bar: the truth within three of its sigmas (and half a metre, for a
+      // stand whose sigma is a few centimetres), where the method says it holds.
+      if testCase.errorBarHolds {
+        #expect(
+          abs(m.distance - m.truth) <= 3 * m.distanceError + 0.5,
+          "seed \(seed), \(m.receiver): \(m.distance) ± \(m.distanceError) m for a true \(m.truth) m")
+      }
     }
     if let file = ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_TABLE"] {
       Self.append(testCase, rows, to: file)
@@ -230,12 +243,19 @@ import Testing
     let errors = rows.map { error($0.distance, $0) }
     let raw = rows.map { error($0.pathLength, $0) }
     let worst = errors.max { abs($0) < abs($1) } ?? 0
+    // The error bar: how many seeds' truth lies within ±2σ, and the mean σ beside the
+    // error's RMS (the issue asks for at least 90 % covered, σ at most 3 times the RMS).
+    let covered = rows.filter { abs($0.distance - $0.truth) <= 2 * $0.distanceError }.count
+    let meanSigma = rows.map(\.distanceError).reduce(0, +) / Double(rows.count)
+    let rms = (rows.map { ($0.distance - $0.truth) * ($0.distance - $0.truth) }.reduce(0, +) / Double(rows.count))
+      .squareRoot()
     let met = testCase.target.map { target in rows.filter { Self.passes(target, $0) }.count }
     let goal = testCase.target.map { "\($0.text) (met on \(met!) of \(rows.count); asserted: \(testCase.goal.text))" }
     let line =
       "| \(testCase.name) | \(goal ?? testCase.goal.text) | \(String(format: "%+.2f", worst))\(unit) | "
       + "\(String(format: "%+.2f", errors.reduce(0, +) / Double(errors.count)))\(unit) | "
-      + "\(String(format: "%+.1f", raw.reduce(0, +) / Double(raw.count)))\(unit) | \(rows.count) |\n"
+      + "\(String(format: "%+.1f", raw.reduce(0, +) / Double(raw.count)))\(unit) | \(rows.count) | "
+      + "\(covered) of \(rows.count) | \(String(format: "%.1f m (%.1f m)", meanSigma, rms)) |\n"
     // Cases run in parallel: one O_APPEND write per row keeps rows whole; the index
     // lets the script put them in order.
     let index = cases.firstIndex { $0.name == testCase.name } ?? 0

@@ -151,6 +151,10 @@ struct DopplerMotion: Sendable {
   /// The smallest non-zero speed, or change of speed between fixes, seen: the speed's
   /// resolution (0.1 knot is 0.051 m/s), m/s.
   private var speedQuantum = Double.infinity
+  /// No receiver's speed is coarser than 1 knot (0.51 m/s): a speed or change of 1 m/s or
+  /// more is not its resolution (a body moving at a steady 10 m/s from its first fix
+  /// would otherwise have a noise floor of 10 m/s).
+  static let coarsestResolution = 1.0
   private var lastMeasuredSpeed = 0.0
 
   /// The noise a speed rounded to its resolution Δ has at least, whatever the receiver's
@@ -179,6 +183,24 @@ struct DopplerMotion: Sendable {
     /// When movement was decided at this fix: how many seconds before it the movement
     /// began (the stretch counted).
     var startedBefore: Double?
+    /// When movement was decided at this fix: the square of the displacement of the rest
+    /// before the stretch beyond what noise explains, m² (see ``restExcess``).
+    var restExcess = 0.0
+  }
+
+  /// Over the rest since the last decision (up to `end`, the latest sample by default):
+  /// how far the squared displacement the velocities integrate to exceeds what noise
+  /// gives on average (2qT, two axes), m²; 0 while moving. Movement too slow to pass the
+  /// test shows here first: its square root is the distance the rest may have hidden.
+  func restExcess(until end: Double? = nil) -> Double {
+    guard !isMoving, let noise, let last = track.count > 0 ? track.last : nil else { return 0 }
+    let endSample = end.flatMap { track.sample(atOrBefore: $0) } ?? last
+    guard let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first,
+      endSample.time > start.time
+    else { return 0 }
+    let dE = endSample.east - start.east
+    let dN = endSample.north - start.north
+    return max(0, dE * dE + dN * dN - 2 * noise.rate * (endSample.time - start.time))
   }
 
   /// Adds a fix's velocity, metres per second east and north, at `time` seconds on the
@@ -192,9 +214,9 @@ struct DopplerMotion: Sendable {
     self.interval = interval
     let speed = (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot()
     if measured {
-      if speed > 1e-9 { speedQuantum = min(speedQuantum, speed) }
+      if speed > 1e-9, speed < Self.coarsestResolution { speedQuantum = min(speedQuantum, speed) }
       let change = abs(speed - lastMeasuredSpeed)
-      if change > 1e-9 { speedQuantum = min(speedQuantum, change) }
+      if change > 1e-9, change < Self.coarsestResolution { speedQuantum = min(speedQuantum, change) }
       lastMeasuredSpeed = speed
     }
     if held {
@@ -567,6 +589,7 @@ struct DopplerMotion: Sendable {
         began = to.time
       }
       result.startedBefore = time - began
+      result.restExcess = restExcess(until: time - moved)
       // What came before the stretch, and a piece more, was rest.
       confirmRest(before: time - moved - shortest)
       pendingRest.removeAll(keepingCapacity: true)

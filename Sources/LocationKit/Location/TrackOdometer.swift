@@ -132,6 +132,117 @@ public struct TrackOdometer: Sendable {
   public private(set) var distance = 0.0
   /// The distance of closed chords and confirmed Doppler movement.
   private var committed = 0.0
+  /// The variance of ``committed``'s error, m² (see ``distanceError``).
+  private var committedVariance = 0.0
+  /// The two measured speeds before the latest and the interval between them, for
+  /// ``noteSampling(_:elapsed:moving:)``.
+  private var sampledSpeeds: (older: Double?, newer: Double, interval: Double)?
+
+  /// The 1-sigma uncertainty of ``distance``, metres, from the estimator's own terms, each
+  /// from what this receiver showed, in quadrature (they are independent):
+  /// - the Doppler velocity's noise integrated over the time whose speed is counted
+  ///   (variance q·T; q as `integrationRate` bounds it);
+  /// - where each movement began and ended: within the step in which the speed crossed
+  ///   its threshold (uniform in it: the step's distance over √12), and what a speed
+  ///   sampled every few seconds did between its samples (`noteSampling`);
+  /// - movement too slow to be decided: the displacement at rest beyond what noise
+  ///   explains (`DopplerMotion.restExcess`), so a drift the test found late is in the
+  ///   error bar;
+  /// - without speed, the chords' noise and the turns they cut (`positionsBiasBound`),
+  ///   and a block's sigma for each departure;
+  /// - each bridged fix loss, as its own term: how much longer than the straight bridge
+  ///   the path may have been (see `bridge`).
+  ///
+  /// Worked out afresh at each fix from what is known by then, so it can narrow (a rest
+  /// shows the receiver's noise to be less than its bound). Looks at no fix ahead.
+  public var distanceError: Double {
+    let bridgeWaiting = pendingBridge.map { $0.shortfall * $0.shortfall } ?? 0
+    return
+      (committedVariance + integrationVariance + positionsBiasBound * positionsBiasBound + doppler.restExcess()
+      + openChordVariance + bridgeWaiting).squareRoot()
+  }
+
+  /// Seconds of this session whose speed is integrated into ``distance``.
+  private var integratedSeconds = 0.0
+  /// The Doppler noise integrated over ``integratedSeconds``, m²: q·T per axis, the
+  /// rate q from what the session's receiver showed (a rest late in a session says what
+  /// the noise was before it too). See ``integrationRate``.
+  private var integrationVariance: Double {
+    integrationRate * integratedSeconds
+  }
+
+  /// The rate q at which the integrated speed's error variance grows, m²/s: an upper
+  /// bound the data can keep, never an estimate that a short rest can put too low.
+  /// - The velocity's variance per axis σ² is what rests show best: at rest the velocity
+  ///   is the error (``RestingSpeedNoise``, from every second taken as stopped, a
+  ///   walker's pause or a car at a light). Its correlation time τ is not: rests of
+  ///   10–60 s cannot resolve it, and fits to them put q anywhere from 0.03 to 4 times
+  ///   the true one. So τ is taken at its bound, ``DopplerMotion/longestCorrelationTime``
+  ///   (q = 2σ²τmax): at most 10/τ times the true q, 2 to 20 for the 0.5–5 s of receivers'
+  ///   navigation filters, so the bar is at most √20 ≈ 4.5 times, and for τ ≥ 1.1 s at most
+  ///   3 times, as wide as it needs to be.
+  /// - Once a rest of a minute or more has given the decisions a fitted noise, its rate
+  ///   (the largest that fits, itself a bound) is taken where it is lower.
+  /// - A receiver whose speeds at rest read below their rounding (0.0 knots) shows no σ;
+  ///   then the decisions' noise stands (its bound from the changes of speed, at least
+  ///   the rounding's).
+  private var integrationRate: Double {
+    let fromRest = restRate
+    guard let consistency = history.velocityNoiseBound else { return fromRest ?? doppler.noise?.rate ?? 0 }
+    return min(fromRest ?? consistency, consistency)
+  }
+
+  private var restRate: Double? {
+    let rounding = doppler.resolutionNoise
+    guard restingSpeeds.variance > rounding.variance else { return doppler.noise?.rate }
+    let bound = 2 * restingSpeeds.variance * DopplerMotion.longestCorrelationTime
+    guard let learned = doppler.learned else { return bound }
+    return min(bound, max(learned.rate, rounding.rate))
+  }
+
+  /// Before the chords' noise is known (``chordDifferences``): their across-track bias
+  /// from the fixes' stated accuracies, metres (they add up, not in quadrature).
+  private var positionsBias = 0.0
+  /// Positions only: the last chord counted, metres east and north, and its seconds.
+  private var lastChord: (east: Double, north: Double, seconds: Double)?
+  /// The squared second differences of consecutive chords of about equal time, m².
+  private var chordDifferences = MedianWindow(capacity: 600)
+  /// Σ 1/2L over the chords counted moving: their noise bias is s² times it.
+  private var inverseChordLengths = 0.0
+  /// Σ Lθ²/24 over the chords counted, θ the turn from the chord before, metres.
+  private var cornerCut = 0.0
+
+  /// The chords' share of ``distanceError``, metres: the larger of two biases of
+  /// opposite sign, so a bound on their sum.
+  /// - **Noise lengthens** a chord of length L by s²/2L on average, s² the variance per
+  ///   axis of the difference of its two ends' errors. That is learned from the chords
+  ///   themselves, with the body's motion removed: the second difference of consecutive
+  ///   chords of equal time, d = c₊ − c, cancels a steady velocity, and its variance per
+  ///   axis is 2s² less twice the covariance of consecutive differences, between 0 (for
+  ///   an error correlated over much longer than a chord) and −s²/2 (for a white one): so
+  ///   s² lies between Var(d)/3 and Var(d)/2, and the upper end is taken (the median of
+  ///   the last 600 |d|², robust to turns). Before ten are known, the fixes' accuracies
+  ///   stand for s² (independent ends: too large where the error is correlated).
+  /// - **Turns are cut:** an arc that turned through θ is longer than its chord by about
+  ///   Lθ²/24; θ is taken as the turn between consecutive chords (noise included, so
+  ///   this too errs large).
+  private var positionsBiasBound: Double {
+    let noise: Double
+    if chordDifferences.count >= 10 {
+      let differenceVariance = chordDifferences.median / (2 * log(2.0))
+      noise = differenceVariance / 2 * inverseChordLengths
+    } else {
+      noise = positionsBias
+    }
+    return max(noise, cornerCut)
+  }
+
+  /// The open chord's share of ``distanceError``, m².
+  private var openChordVariance: Double {
+    guard usingPositions, isMoving, let anchor, filling.count > 0 else { return 0 }
+    let sigma = combinedSigma(anchor, filling)
+    return sigma * sigma
+  }
   /// Raw geodesic path length: every step summed, metres.
   public private(set) var pathLength = 0.0
   /// Straight distance from the first fix to the latest, metres.
@@ -162,11 +273,15 @@ public struct TrackOdometer: Sendable {
   /// When the last fix carrying a speed came, and the recent intervals between such fixes.
   private var lastMeasuredSpeedAt: Double?
   private var speedIntervals = RecentIntervals()
+  /// The course of the last fix whose speed was ``movingSpeed`` or more: the direction
+  /// of travel before a stop (a speed at rest has no direction).
+  private var lastMovingCourse: Double?
   /// The last speed seen, the course with it, and when.
   private var lastSpeed: (speed: Double, course: Double?, seconds: Double)?
   /// Doppler: distance of steps above ``movingSpeed`` not yet confirmed, since when, and
-  /// the time of those steps before the latest (counted as standing until confirmed).
-  private var pending: (distance: Double, since: Double, elapsed: Double)?
+  /// the time of those steps before the latest (counted as standing until confirmed),
+  /// the first step's distance, and when that step began (the rest ended within it).
+  private var pending: (distance: Double, since: Double, elapsed: Double, first: Double, from: Double)?
   /// Whether the movement under way was found by the displacement test (it ends by that
   /// test too), not by the speed.
   private var slowMovement = false
@@ -174,6 +289,8 @@ public struct TrackOdometer: Sendable {
   private var restingSpeeds = RestingSpeedNoise()
   /// The velocity noise learned from the velocities' changes, and the displacement test.
   private var doppler = DopplerMotion()
+  /// The track's recent past, for the error bar's terms it measures.
+  private var history = TrackHistory()
   /// The course the receiver gave with its last speed of 0, until it gives another.
   private var heldCourse: Double?
   /// Positions: the last counted block, the block being filled, and one waiting for its
@@ -214,6 +331,7 @@ public struct TrackOdometer: Sendable {
       usingPositions = location.measuredSpeed == nil
       startPositions(at: location, seconds)
       startDoppler(location, seconds, moving: false)
+      record(location, seconds)
       return
     }
     let elapsed = TrackClock.elapsed(from: previous, to: location)
@@ -281,6 +399,35 @@ public struct TrackOdometer: Sendable {
       addPosition(location, seconds)
     }
     distance = max(distance, committed + openChord)
+    record(location, seconds)
+  }
+
+  /// Keeps the fix in ``history``, with the velocity this step used when it had a
+  /// direction.
+  private mutating func record(_ location: TrackPoint, _ seconds: Double) {
+    let velocity = lastSpeed.flatMap { speed in
+      speed.course.map { DopplerMotion.velocity(speed: speed.speed, course: $0) }
+    }
+    history.add(
+      time: seconds, distance: distance, latitude: location.latitude, longitude: location.longitude,
+      velocity: velocity)
+  }
+
+  /// What the speed did between its samples: integrating it by trapezoids assumes it
+  /// changed linearly from one to the next. A speed that wanders (a car in traffic)
+  /// departs from that line; taken as a random walk between samples, the area between
+  /// the two has variance D·Δt³/12 for a walk of diffusion D, and a second difference
+  /// d = v₊ − 2v + v₋ of such a walk has variance 2DΔt, so each step adds d²Δt²/24. A
+  /// speed that changes smoothly (braking) adds less than that, and noise adds its own
+  /// second difference: a bound, which at 1 Hz is centimetres and at a logger's 5 s is
+  /// the largest term.
+  private mutating func noteSampling(_ speed: Double, elapsed: Double, moving: Bool) {
+    defer { sampledSpeeds = (sampledSpeeds?.newer, speed, elapsed) }
+    guard moving, let sampled = sampledSpeeds, let older = sampled.older,
+      abs(sampled.interval - elapsed) <= 0.1 * elapsed
+    else { return }
+    let second = speed - 2 * sampled.newer + older
+    committedVariance += second * second * elapsed * elapsed / 24
   }
 
   /// How long a speed stands for fixes without one: ``speedHoldSeconds``, or one and a
@@ -315,15 +462,22 @@ public struct TrackOdometer: Sendable {
     isMoving = false
     // Another session may be another receiver (logs of several joined end to end): its
     // velocity noise is learned afresh, as is how often it sends speeds.
+    // The session's integrated noise is settled with its receiver's rate.
+    committedVariance += integrationVariance
+    settleBridge()
+    integratedSeconds = 0
     restingSpeeds = RestingSpeedNoise()
     doppler = DopplerMotion()
     speedIntervals = RecentIntervals()
     lastMeasuredSpeedAt = nil
     heldCourse = nil
+    lastMovingCourse = nil
     usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)
     startDoppler(location, seconds, moving: false)
     distance = max(distance, committed)
+    history.restartSession()
+    record(location, seconds)
   }
 
   /// Positions only, moving: the chord from the last counted block to the block being
@@ -366,12 +520,19 @@ public struct TrackOdometer: Sendable {
   private mutating func addDoppler(
     _ speed: Double, course: Double?, measured: Bool, elapsed: Double, _ seconds: Double
   ) {
-    defer { if measured { lastSpeed = (speed, course, seconds) } }
+    defer {
+      if measured { lastSpeed = (speed, course, seconds) }
+      if measured, speed >= movingSpeed, let course {
+        lastMovingCourse = course
+        settleBridge(courseAfter: course)
+      }
+    }
     // The displacement test needs the velocity's direction: it is fed while there is one.
     var slowStep: DopplerMotion.Step?
     if let course {
       slowStep = feedDisplacementTest(speed, course: course, measured: measured, elapsed: elapsed, seconds)
     } else {
+      committedVariance += doppler.restExcess()
       doppler.restart(moving: isMoving && !slowMovement)
     }
     // A speed measured as |v + n| exceeds v by σ²/2v on average (the error across the
@@ -381,7 +542,11 @@ public struct TrackOdometer: Sendable {
     let stretch =
       ((max(0, previousSpeed * previousSpeed - variance)).squareRoot() + (max(0, speed * speed - variance)).squareRoot())
       / 2 * elapsed
+    if measured {
+      noteSampling(speed, elapsed: elapsed, moving: isMoving)
+    }
     if isMoving {
+      integratedSeconds += elapsed
       if slowMovement, let slowStep {
         committed += slowStep.distance
         if measured && speed >= movingSpeed {
@@ -401,6 +566,8 @@ public struct TrackOdometer: Sendable {
       slowMovement = false
       committed += stretch
       if speed < stoppedSpeed {
+        // It stopped somewhere in this step.
+        committedVariance += stretch * stretch / 12
         isMoving = false
         doppler.hold(moving: false, at: seconds)
       }
@@ -409,6 +576,8 @@ public struct TrackOdometer: Sendable {
     if let slowStep, doppler.isMoving {
       // The displacement test found a movement too slow for the speed to show.
       committed += slowStep.distance
+      integratedSeconds += slowStep.startedBefore ?? 0
+      committedVariance += slowStep.restExcess
       if let before = slowStep.startedBefore {
         // The stretch that led to the decision was moving, in time as in distance:
         // otherwise a trip's mean speed (distance over moving time) exceeds every speed in
@@ -433,18 +602,25 @@ public struct TrackOdometer: Sendable {
       pending?.elapsed += elapsed
       return
     }
-    var waiting = pending ?? (0, seconds, 0)
+    var waiting = pending ?? (0, seconds, 0, stretch, seconds - elapsed)
     waiting.distance += stretch
     if seconds - waiting.since >= Self.confirmationSeconds {
       // The steps that led here count as moving, in time as in distance: otherwise a
       // trip's mean speed (distance over moving time) exceeds every speed in it, by the
       // confirmation time over the trip's (3 % for 30 s at 10 Hz).
       committed += waiting.distance
+      // It began somewhere in the first step, and the steps since are the velocity's
+      // noise integrated.
+      integratedSeconds += waiting.elapsed + elapsed
+      committedVariance += waiting.first * waiting.first / 12
       movingTime += waiting.elapsed
       stoppedTime -= waiting.elapsed
       isMoving = true
       slowMovement = false
       restingSpeeds.dropWaiting()
+      // The rest's own displacement, up to the step it ended in (that step is the
+      // movement's, counted above).
+      committedVariance += doppler.restExcess(until: waiting.from)
       doppler.hold(moving: true, at: seconds)
       pending = nil
     } else {
@@ -484,8 +660,10 @@ public struct TrackOdometer: Sendable {
   /// integrate yet, and `moving` as the caller decided.
   private mutating func startDoppler(_ location: TrackPoint, _ seconds: Double, moving: Bool) {
     lastSpeed = nil
+    sampledSpeeds = nil
     pending = nil
     slowMovement = false
+    committedVariance += doppler.restExcess()
     doppler.restart(moving: moving)
     guard let speed = location.measuredSpeed else { return }
     let course = measuredDirection(of: location)
@@ -519,6 +697,7 @@ public struct TrackOdometer: Sendable {
   }
 
   private mutating func startPositions(at location: TrackPoint, _ seconds: Double) {
+    lastChord = nil
     filling = Block()
     filling.add(location, seconds)
     anchor = nil
@@ -626,8 +805,13 @@ public struct TrackOdometer: Sendable {
       // Moving: a chord every `chordSeconds`, short enough to follow turns.
       let elapsed = block.start - anchor.start
       guard elapsed >= Self.chordSeconds else { return }
+      let sigma = combinedSigma(anchor, block)
       if away >= Self.positionsMovingSpeed * elapsed {
         count(away)
+        // The noise across the chord lengthens it on average (``positionsBiasBound``).
+        positionsBias += sigma * sigma / (2 * max(away, sigma))
+        inverseChordLengths += 1 / (2 * max(away, 1))
+        noteChord(from: anchor, to: block, length: away, seconds: elapsed, moving: true)
         self.anchor = block
       } else {
         // Stopped, or slower than one chord can tell from the noise. The anchor stays:
@@ -652,12 +836,37 @@ public struct TrackOdometer: Sendable {
       } else {
         count(away)
       }
+      let sigma = combinedSigma(anchor, block)
+      committedVariance += sigma * sigma
+      noteChord(from: anchor, to: block, length: away, seconds: block.start - anchor.start, moving: false)
       self.anchor = block
       candidate = nil
       isMoving = true
     } else {
       candidate = block
     }
+  }
+
+  /// Keeps a counted chord's turn from the one before (``cornerCut``) and, for
+  /// consecutive chords of about equal time while moving, their second difference
+  /// (``chordDifferences``).
+  private mutating func noteChord(from start: Block, to end: Block, length: Double, seconds: Double, moving: Bool) {
+    let metresPerDegree = 111_195.0
+    let east = (end.longitude - start.longitude) * metresPerDegree * cos(end.latitude * .pi / 180)
+    let north = (end.latitude - start.latitude) * metresPerDegree
+    defer { lastChord = (east, north, seconds) }
+    guard let last = lastChord, length > 0 else { return }
+    let lastLength = (last.east * last.east + last.north * last.north).squareRoot()
+    if lastLength > 0 {
+      let cosine = max(-1, min(1, (east * last.east + north * last.north) / (length * lastLength)))
+      let turn = acos(cosine)
+      cornerCut += length * turn * turn / 24
+    }
+    guard moving, seconds > 0, abs(last.seconds - seconds) <= 0.25 * seconds else { return }
+    let scale = seconds / last.seconds
+    let dEast = east - last.east * scale
+    let dNorth = north - last.north * scale
+    chordDifferences.append(dEast * dEast + dNorth * dNorth)
   }
 
   private func sigma(_ accuracy: Double) -> Double {
@@ -685,6 +894,27 @@ public struct TrackOdometer: Sendable {
 
   // MARK: Fix losses
 
+  /// A bridged loss whose shortfall waits for the course after it: the shortfall the
+  /// other bounds give, the bridge, and the course before the loss.
+  private var pendingBridge: (shortfall: Double, step: Double, courseBefore: Double)?
+
+  /// Counts the pending bridge's shortfall in the error bar: bounded by the courses too
+  /// when `courseAfter` is known. A path that turned once through θ is at most
+  /// 1/cos(θ/2) times its chord (the turn halfway), so a loss in a straight tunnel adds
+  /// nothing; a path that turned and turned back (round a block) is not seen in its
+  /// courses, and the bar leaves that out.
+  private mutating func settleBridge(courseAfter: Double? = nil) {
+    guard let bridge = pendingBridge else { return }
+    pendingBridge = nil
+    var shortfall = bridge.shortfall
+    if let courseAfter {
+      var turn = abs(courseAfter - bridge.courseBefore).truncatingRemainder(dividingBy: 360)
+      if turn > 180 { turn = 360 - turn }
+      if turn < 179 { shortfall = min(shortfall, bridge.step * (1 / cos(turn / 2 * .pi / 180) - 1) / 2) }
+    }
+    committedVariance += shortfall * shortfall
+  }
+
   private mutating func bridge(
     _ step: Double, from previous: TrackPoint, to location: TrackPoint, elapsed: Double, _ seconds: Double
   ) {
@@ -700,6 +930,29 @@ public struct TrackOdometer: Sendable {
       committed += step
       bridgedDistance += step
       bridges += 1
+      // The true path is longer than the straight bridge where it turned, shorter
+      // nowhere. How much longer is bounded three ways, and the least bound is taken:
+      // - this track's own stretches as long in time (how much this body turns);
+      // - the speeds on either side (how far they would have taken it: a turn shows as a
+      //   bridge shorter than that; a stop in the loss shows the same, so this alone
+      //   would make every stop in a tunnel a turn);
+      // - the courses on either side (``settleBridge(courseAfter:)``).
+      let turning = history.chordShortfall(over: elapsed)
+      var speedsAllow: Double?
+      if let speedBefore = lastSpeed?.speed, let speedAfter = location.measuredSpeed {
+        speedsAllow = abs((speedBefore + speedAfter) / 2 * elapsed - step) / 2
+      }
+      let withoutCourses = [turning, speedsAllow].compactMap { $0 }.min() ?? step / 2
+      settleBridge()
+      if let courseBefore = lastMovingCourse {
+        // Standing when the fix came back, the course after is the next one moving.
+        pendingBridge = (withoutCourses, step, courseBefore)
+        if (location.measuredSpeed ?? 0) >= movingSpeed, let courseAfter = measuredDirection(of: location) {
+          settleBridge(courseAfter: courseAfter)
+        }
+      } else {
+        committedVariance += withoutCourses * withoutCourses
+      }
     }
     // A short loss while moving is moving time; a long one (the receiver switched off
     // while parked) is not known to be, and counts as stopped.
@@ -709,6 +962,8 @@ public struct TrackOdometer: Sendable {
     startPositions(at: location, seconds)
     startDoppler(location, seconds, moving: movingAfter)
     distance = max(distance, committed)
+    history.restart()
+    record(location, seconds)
   }
 
   /// The time of the latest fix on the track's own clock (seconds, continuous across

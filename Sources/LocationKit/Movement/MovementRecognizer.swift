@@ -22,6 +22,9 @@ public struct Trip: Sendable, Equatable {
   public var end: Location
   /// Distance travelled in the trip, metres (``TrackOdometer/distance``).
   public var distance: Double
+  /// The 1-sigma uncertainty of ``distance``, metres: what the odometer's error bar
+  /// (``TrackOdometer/distanceError``) grew by over the trip, its terms being independent.
+  public var distanceError = 0.0
   /// Seconds spent moving in the trip (stops shorter than the stop duration excluded).
   public var movingTime: Double
   /// The highest speed the receiver reported while moving, m/s; `nil` without speeds.
@@ -90,7 +93,17 @@ public struct MovementRecognizer: Sendable {
   private var latest: Location?
   private var distanceAtStart = 0.0
   private var movingTimeAtStart = 0.0
-  private var stoppedAt: (location: Location, distance: Double, movingTime: Double)?
+  private var stoppedAt: (location: Location, distance: Double, movingTime: Double, error: Double)?
+  /// The odometer's error variance when the trip began, m².
+  private var varianceAtStart = 0.0
+  /// The trip's ``Trip/distanceError`` as of the last fix.
+  private var latestError = 0.0
+
+  /// How much the odometer's error bar grew since the trip began, metres.
+  private var errorSinceStart: Double {
+    let error = odometer.distanceError
+    return max(0, error * error - varianceAtStart).squareRoot()
+  }
   /// The highest measured speed of the fixes since the odometer last moved or rested,
   /// at least the odometer's ``TrackOdometer/movingSpeed`` each: the steps the odometer is waiting to
   /// confirm, whose distance a trip gets once it does.
@@ -115,7 +128,8 @@ public struct MovementRecognizer: Sendable {
       // Another session (the odometer's decision; logs joined, a clock reset): a trip
       // under way ended where the last session's fixes did, and this one starts at rest.
       if trip != nil {
-        let stop = stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart)
+        let stop =
+          stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart, latestError)
         ended = end(at: stop, restingAt: latest)
       }
       self.latest = location
@@ -130,7 +144,8 @@ public struct MovementRecognizer: Sendable {
       // switched off when parked), whatever comes next.
       if trip != nil, elapsed >= stopDuration {
         // (What the odometer bridged across the loss is not part of it.)
-        let stop = stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart)
+        let stop =
+          stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart, latestError)
         ended = end(at: stop, restingAt: latest)
       }
     }
@@ -157,6 +172,10 @@ public struct MovementRecognizer: Sendable {
       }
       distanceAtStart = distanceBefore
       movingTimeAtStart = movingTimeBefore
+      // The error bar from here (the step that began the trip is in it, as its distance).
+      let beginning = odometer.distanceError
+      varianceAtStart = beginning * beginning
+      latestError = 0
       let begun = Trip(
         start: lastAtRest ?? location, end: location, distance: odometer.distance - distanceBefore,
         movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: peak)
@@ -170,14 +189,17 @@ public struct MovementRecognizer: Sendable {
       stoppedAt = nil
       trip.end = location
       trip.distance = odometer.distance - distanceAtStart
+      latestError = errorSinceStart
+      trip.distanceError = latestError
       trip.movingTime = odometer.movingTime - movingTimeAtStart
       if let peak { trip.maximumSpeed = max(trip.maximumSpeed ?? peak, peak) }
       self.trip = trip
       state = .changed
       return MovementEvent(state: .changed, trip: trip)
     }
+    latestError = errorSinceStart
     let stop =
-      stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
+      stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart, latestError)
     stoppedAt = stop
     guard Trip.elapsed(from: stop.location, to: location) >= stopDuration else { return nil }
     return end(at: stoppedWithHeldDistance(stop), restingAt: location)
@@ -187,9 +209,9 @@ public struct MovementRecognizer: Sendable {
   /// held back of the trip until it knew the trip was one (a departure without speeds,
   /// held in case it was the position's excursion). Standing, it adds nothing else.
   private func stoppedWithHeldDistance(
-    _ stop: (location: Location, distance: Double, movingTime: Double)
-  ) -> (location: Location, distance: Double, movingTime: Double) {
-    (stop.location, odometer.distance - distanceAtStart, stop.movingTime)
+    _ stop: (location: Location, distance: Double, movingTime: Double, error: Double)
+  ) -> (location: Location, distance: Double, movingTime: Double, error: Double) {
+    (stop.location, odometer.distance - distanceAtStart, stop.movingTime, max(stop.error, errorSinceStart))
   }
 
   /// Ends a trip under way at the end of the track (the end of a log): ``MovementState/ended``
@@ -198,16 +220,17 @@ public struct MovementRecognizer: Sendable {
     guard trip != nil, let latest else { return nil }
     let stop =
       stoppedAt.map(stoppedWithHeldDistance)
-      ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart)
+      ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart, errorSinceStart)
     return end(at: stop, restingAt: latest)
   }
 
   private mutating func end(
-    at stop: (location: Location, distance: Double, movingTime: Double), restingAt location: Location
+    at stop: (location: Location, distance: Double, movingTime: Double, error: Double), restingAt location: Location
   ) -> MovementEvent? {
     guard var trip else { return nil }
     trip.end = stop.location
     trip.distance = stop.distance
+    trip.distanceError = stop.error
     trip.movingTime = stop.movingTime
     let final: MovementState = trip.distance >= minimumDistance ? .ended : .cancelled
     self.trip = nil
