@@ -48,7 +48,9 @@ public final class TrackDocument {
   public var fixes: Int { tracks.reduce(0) { $0 + $1.fixes } }
 
   /// Each device's distance travelled (`nil` device: a source that is one receiver).
-  public var distances: [(device: String?, distance: Double)] { tracks.map { ($0.device, $0.odometer.distance) } }
+  public var distances: [(device: String?, distance: Double, error: Double)] {
+    tracks.map { ($0.device, $0.odometer.distance, $0.odometer.distanceError) }
+  }
 
   /// Writes the document's beginning.
   public func begin(into output: inout ByteBuffer) throws(ExportError) {

@@ -69,7 +69,7 @@ import Testing
     #expect(gpx.hasSuffix("</gpx>\n"))
     // Each device's distance is its own walk: 59 s at 1.4 m/s.
     #expect(document.distances.count == 2)
-    for (_, distance) in document.distances { #expect(abs(distance - 59 * 1.4) < 1, "\(distance)") }
+    for (_, distance, _) in document.distances { #expect(abs(distance - 59 * 1.4) < 1, "\(distance)") }
 
     let (geojson, _) = try Self.written(.geojson, fixes)
     let collection = try #require(

@@ -193,7 +193,7 @@ import Testing
         "time", "segment", "lat", "lon", "mode", "quality", "eph", "accuracySource", "altMSL", "altHAE", "geoidSep",
         "epv", "speed", "track", "climb", "heading", "magvar", "hdop", "vdop", "pdop", "satellitesUsed",
         "satellitesVisible", "dgpsAge", "dgpsSta", "distance", "pathLength", "displacement", "device",
-        "speedSource", "geoidSource", "movingTime", "stoppedTime",
+        "speedSource", "geoidSource", "movingTime", "stoppedTime", "distanceError",
       ])
     #expect(rows.count == reference.count + 1)
     let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
@@ -217,6 +217,9 @@ import Testing
       if name == "movingTime" { #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "it went back") }
     }
     #expect(Double(rows[1][column["movingTime"]!]) == 0 && Double(rows[1][column["stoppedTime"]!]) == 0)
+    // The distance's error bar ends at the summary's too.
+    let lastError = try #require(Double(rows.last![column["distanceError"]!]))
+    #expect(abs(lastError - (summary["distanceError"] as? Double ?? -1)) < 0.0005, "\(lastError)")
   }
 
   @Test func jsonLinesAreThoseOfPrintJSON() throws {

@@ -15,7 +15,7 @@ import Testing
 @Suite struct WatchEndToEndTests {
   /// The last location of walk.nmea and the jitter-proof distance of the whole walk, from
   /// the library, to compare with the screen.
-  static func walkEnd() throws -> (location: Location, distance: Double) {
+  static func walkEnd() throws -> (location: Location, distance: Double, distanceError: Double) {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Paths.fixture("walk.nmea"))))
     var decoder = NMEADecoder()
     var odometer = TrackOdometer()
@@ -28,7 +28,7 @@ import Testing
     }
     bytes.withUnsafeBytes { decoder.decode($0, handle) }
     decoder.finish(handle)
-    return (try #require(last), odometer.distance)
+    return (try #require(last), odometer.distance, odometer.distanceError)
   }
 
   /// `command` in the test shell, then its exit status and whether the terminal modes are
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func finishedReplayShowsTheWholeWalkUntilSIGTERM() throws {
-    let (last, distance) = try Self.walkEnd()
+    let (last, distance, _) = try Self.walkEnd()
     let tmux = try TmuxServer(shellNamed: "term", width: 120, height: 40)
     defer { tmux.stop() }
     let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("whereami-watch-\(getpid()).pid").path
@@ -226,8 +226,10 @@ import Testing
     let lines = result.output.split(separator: "\n")
     #expect(lines.count == 1160)
     #expect(lines.first?.hasPrefix("2025-06-14T07:42:13.000Z 3D lat 52.514") == true)
-    let distance = try Self.walkEnd().distance
-    #expect(lines.last?.hasSuffix("distance \(fixed(distance, 1)) m") == true)
+    let end = try Self.walkEnd()
+    #expect(
+      lines.last?.hasSuffix("distance \(fixed(end.distance, 1)) m ±\(fixed(end.distanceError, 1)) m") == true,
+      "\(lines.last ?? "")")
     #expect(result.error.isEmpty)
     // The lines are print's, from the same renderer.
     let printed = try runWhereAmI(["print", Paths.fixture("walk.nmea")])

@@ -231,7 +231,7 @@ import Testing
     let lines = Self.render(Self.walkModel(), 40, 12)
     #expect(lines[1] == "Latitude    52.5141000° N")
     #expect(lines[2] == "Longitude   13.3441000° E")
-    #expect(lines.contains("Distance    82.6 m"))
+    #expect(lines.contains { $0.hasPrefix("Distance    82.6 m ±") }, "\(lines)")
     #expect(lines[0] == " whereami watch · fixtures/walk… q quit ")
     #expect(lines[11].hasPrefix("receiving"))
   }

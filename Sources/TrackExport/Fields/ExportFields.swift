@@ -72,6 +72,8 @@ public struct ExportField: Sendable {
     // the row that decided it).
     ExportField(name: "movingTime") { .number($0.odometer.movingTime, decimals: 3) },
     ExportField(name: "stoppedTime") { .number($0.odometer.stoppedTime, decimals: 3) },
+    // Last, for the same reason: the 1-sigma uncertainty of `distance`.
+    ExportField(name: "distanceError") { .number($0.odometer.distanceError, decimals: 3) },
   ]
 
   /// A number of the location, `missing` when unknown or not finite.

@@ -36,6 +36,7 @@ public struct TrackSummary {
   /// The odometer's figures, summed over files for a total.
   private struct TrackFigures {
     var distance = 0.0
+    var distanceVariance = 0.0
     var pathLength = 0.0
     var movingTime = 0.0
     var stoppedTime = 0.0
@@ -47,6 +48,11 @@ public struct TrackSummary {
 
   /// Jitter-proof distance (see ``/LocationKit/TrackOdometer``), metres.
   public var distance: Double { odometer.distance + merged.distance }
+  /// The 1-sigma uncertainty of ``distance``, metres (``/LocationKit/TrackOdometer/distanceError``;
+  /// for a total, the files' in quadrature: their errors are independent).
+  public var distanceError: Double {
+    (odometer.distanceError * odometer.distanceError + merged.distanceVariance).squareRoot()
+  }
   /// Raw path length, metres.
   public var pathLength: Double { odometer.pathLength + merged.pathLength }
   /// Straight distance from the first fix to the last; `nil` for a total (files are
@@ -101,6 +107,7 @@ public struct TrackSummary {
     if let time = other.first, first == nil || time < first! { first = time }
     if let time = other.last, last == nil || time > last! { last = time }
     merged.distance += other.distance
+    merged.distanceVariance += other.distanceError * other.distanceError
     merged.pathLength += other.pathLength
     merged.movingTime += other.movingTime
     merged.stoppedTime += other.stoppedTime
@@ -155,7 +162,7 @@ public struct TrackSummary {
     lines.append("  last             \(last?.description ?? "-")")
     lines.append("  duration         \(duration.map { formatDuration($0) } ?? "-")")
     lines.append(
-      "  distance         \(fixed(distance, 1)) m (jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(displacement.map { fixed($0, 1) + " m" } ?? "-"))"
+      "  distance         \(fixed(distance, 1)) ± \(fixed(distanceError, 1)) m (1σ; jitter-proof; raw path \(fixed(pathLength, 1)) m, displacement \(displacement.map { fixed($0, 1) + " m" } ?? "-"))"
     )
     if !implausible.isEmpty {
       let reasons = ImplausibleFix.allCases.compactMap { reason in implausible[reason].map { "\(reason) \($0)" } }
@@ -209,6 +216,7 @@ public struct TrackSummary {
     if let last { object.add("last", string: last.description) }
     object.add("duration", duration, 3)
     object.add("distance", distance, 3)
+    object.add("distanceError", distanceError, 3)
     object.add("pathLength", pathLength, 3)
     object.add("displacement", displacement, 3)
     object.add(

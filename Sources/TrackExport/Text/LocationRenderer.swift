@@ -5,7 +5,8 @@ import NMEA
 /// Turns locations into output lines, written straight into an output buffer.
 public enum LocationRenderer {
   /// One human-readable line: time, mode, coordinates, accuracies, altitude, motion and
-  /// distance travelled (jitter-proof); `-` marks what the receiver did not say.
+  /// distance travelled (jitter-proof) with its 1-sigma uncertainty (`±`); `-` marks
+  /// what the receiver did not say.
   /// With a heading (or a true heading in the fix), the line also has ` heading 274.1°T`,
   /// then the magnetic heading (`270.5°M`) and its 1-sigma accuracy (`±0.6°`) where known.
   public static func text(
@@ -45,6 +46,8 @@ public enum LocationRenderer {
     value(location.course, 1, "°", into: &line)
     line.append(" distance ")
     line.append(odometer.distance, decimals: 1)
+    line.append(" m ±")
+    line.append(odometer.distanceError, decimals: 1)
     line.append(" m")
     if let heading, heading.direction != nil {
       line.append(" heading")
@@ -157,7 +160,7 @@ public enum LocationRenderer {
   }
 
   /// One JSON object in gpsd's TPV vocabulary (`lat`, `lon`, `altMSL`, `eph`, ...) with
-  /// camelCase names for what gpsd's TPV lacks (`distance`, `pathLength`,
+  /// camelCase names for what gpsd's TPV lacks (`distance`, `distanceError`, `pathLength`,
   /// `displacement`, ...). Unknown values are omitted.
   public static func json(_ location: Location, _ odometer: TrackOdometer, into line: inout ByteBuffer) {
     json(location, TrackDistances(odometer), into: &line)
@@ -231,6 +234,7 @@ public enum LocationRenderer {
       line.append(UInt8(ascii: "\""))
     }
     number(",\"distance\":", odometer.distance, 3, into: &line)
+    number(",\"distanceError\":", odometer.distanceError, 3, into: &line)
     number(",\"pathLength\":", odometer.pathLength, 3, into: &line)
     number(",\"displacement\":", odometer.displacement, 3, into: &line)
     line.append("}\n")

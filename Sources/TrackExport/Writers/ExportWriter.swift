@@ -30,6 +30,8 @@ public struct ExportFix {
 public struct TrackDistances: Sendable {
   /// Jitter-proof distance travelled, metres (``/LocationKit/TrackOdometer/distance``).
   public var distance: Double
+  /// Its 1-sigma uncertainty, metres (``/LocationKit/TrackOdometer/distanceError``).
+  public var distanceError: Double
   /// Raw path length, metres.
   public var pathLength: Double
   /// Straight distance from the first fix, metres.
@@ -42,6 +44,7 @@ public struct TrackDistances: Sendable {
   /// The figures of `odometer` now.
   public init(_ odometer: TrackOdometer) {
     distance = odometer.distance
+    distanceError = odometer.distanceError
     pathLength = odometer.pathLength
     displacement = odometer.displacement
     movingTime = odometer.movingTime

@@ -109,9 +109,11 @@ enum ExportCommand {
       let recorded = session.recorded
       let distances =
         recorded.distances.count <= 1
-        ? "distance \(fixed(recorded.distances.first?.distance ?? 0, 1)) m"
+        ? "distance \(fixed(recorded.distances.first?.distance ?? 0, 1)) m ±\(fixed(recorded.distances.first?.error ?? 0, 1)) m"
         : "distances "
-          + recorded.distances.map { "\(fixed($0.distance, 1)) m (\($0.device ?? "no device"))" }
+          + recorded.distances.map {
+            "\(fixed($0.distance, 1)) m ±\(fixed($0.error, 1)) m (\($0.device ?? "no device"))"
+          }
           .joined(separator: ", ")
       printError(
         "whereami: \(recorded.fixes) fixes from \(session.sourceName) written to \(output.name); \(distances)")

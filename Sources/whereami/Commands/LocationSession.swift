@@ -98,7 +98,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     guard !tracks.isEmpty else { return "whereami: 0 fixes from \(sourceName)" }
     return tracks.map { device, odometer in
       "whereami: \(counts[device] ?? 0) fixes from \(device.isEmpty ? sourceName : device); "
-        + "distance \(fixed(odometer.distance, 1)) m, "
+        + "distance \(fixed(odometer.distance, 1)) m ±\(fixed(odometer.distanceError, 1)) m, "
         + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
     }.joined(separator: "\n")
   }

@@ -53,8 +53,9 @@ enum PrintCommand {
       receiver gets the newest fix; the fixes in between are said, not printed.
       Text columns: UTC time, fix mode, latitude, longitude (degrees), horizontal accuracy,
       altitude above mean sea level, vertical accuracy, speed, course and the distance
-      travelled (jitter-proof; JSON also has pathLength, the raw sum, and displacement, the
-      straight distance from the first fix), and the heading where a compass or a
+      travelled (jitter-proof) with its 1-sigma uncertainty (±; JSON distanceError; JSON
+      also has pathLength, the raw sum, and displacement, the straight distance from the
+      first fix), and the heading where a compass or a
       dual-antenna receiver gives one (true °T, magnetic °M, its 1-sigma accuracy). '-'
       marks a value the receiver did not give; '~' a speed or course derived from
       positions. Accuracies are 1-sigma (about 68 %). With --json, heading reports are ATT

@@ -27,7 +27,7 @@ enum TripsCommand {
       starts moving (its Doppler speed at least 0.5 m/s for a second, or without speeds
       a departure beyond the position's noise) and ends when it has stood still for the
       --stop time; between trips are stops. Text columns: kind, start and end (UTC),
-      duration, then for a trip its distance, moving time, highest and mean moving speed
+      duration, then for a trip its distance with its 1-sigma uncertainty, moving time, highest and mean moving speed
       and its start and end coordinates; for a stop where it was.
       """)
 
@@ -126,6 +126,7 @@ final class TripListing: @unchecked Sendable {
       if let device = trip.start.device { object.add("device", string: device) }
       Self.times(trip.start, trip.end, &object)
       object.add("distance", trip.distance, 3)
+      object.add("distanceError", trip.distanceError, 3)
       object.add("movingTime", trip.movingTime, 3)
       object.add("maxSpeed", trip.maximumSpeed, 3)
       object.add("meanSpeed", trip.meanMovingSpeed, 3)
@@ -138,7 +139,7 @@ final class TripListing: @unchecked Sendable {
       text =
         prefix(trip.start)
         + "trip \(Self.time(trip.start))  \(Self.time(trip.end))  \(ExportText.duration(trip.duration))  "
-        + "\(fixed(trip.distance / 1000, 3)) km  moving \(ExportText.duration(trip.movingTime))  "
+        + "\(fixed(trip.distance / 1000, 3)) km ±\(fixed(trip.distanceError / 1000, 3)) km  moving \(ExportText.duration(trip.movingTime))  "
         + "max \(trip.maximumSpeed.map { fixed($0, 1) + " m/s" } ?? "-")  "
         + "mean \(trip.meanMovingSpeed.map { fixed($0, 2) + " m/s" } ?? "-")  "
         + "\(Self.place(trip.start)) -> \(Self.place(trip.end))\n"

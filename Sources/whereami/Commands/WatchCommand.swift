@@ -43,7 +43,8 @@ enum WatchCommand {
       replayed at its own pace times --speed. A heading from a compass shows beside the
       course.
       On a terminal the view fills the screen: time, position, accuracy, altitudes, speed,
-      course, climb, distance travelled (jitter-proof) and from the start, fix mode and
+      course, climb, distance travelled (jitter-proof, with its 1-sigma uncertainty) and
+      from the start, fix mode and
       quality, DOPs, the accuracy east-west and north-south, the Maidenhead grid square,
       the age of the fix, the satellites per constellation, and the track around the
       position in braille dots with the accuracy circle and a scale. Errors show on the

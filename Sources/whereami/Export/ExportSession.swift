@@ -151,7 +151,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   /// The number of fixes exported, each device's distance travelled and the fixes left
   /// out for want of a time, for the closing messages.
-  var recorded: (fixes: Int, distances: [(device: String?, distance: Double)], untimed: Int) {
+  var recorded: (fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int) {
     queue.sync { (document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0) }
   }
 

@@ -238,7 +238,11 @@ enum WatchScreen {
       line("Speed", derived(WatchFormat.speed(location?.speed, units), location?.speed)),
       line("Course", derived(WatchFormat.course(location?.course), location?.course)),
     ] + compass + [
-      line("Distance", hasTrack ? WatchFormat.distance(odometer.distance, units) : unknown),
+      line(
+        "Distance",
+        hasTrack
+          ? WatchFormat.distance(odometer.distance, units) + " ±" + WatchFormat.distance(odometer.distanceError, units)
+          : unknown),
       line("From start", hasTrack ? WatchFormat.distance(odometer.displacement, units) : unknown),
       line("Motion", motionText(model)),
       line("Fix", fixText(location, sky: model.sky)),
