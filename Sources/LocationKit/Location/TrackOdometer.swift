@@ -200,41 +200,56 @@ public struct TrackOdometer: Sendable {
     return min(bound, max(learned.rate, rounding.rate))
   }
 
-  /// Before the chords' noise is known (``chordDifferences``): their across-track bias
-  /// from the fixes' stated accuracies, metres (they add up, not in quadrature).
+  /// Before the chords' noise is known (``chordNoise``): their across-track bias from
+  /// the fixes' stated accuracies, metres (they add up, not in quadrature).
   private var positionsBias = 0.0
   /// Positions only: the last chord counted, metres east and north, and its seconds.
   private var lastChord: (east: Double, north: Double, seconds: Double)?
   /// The squared second differences of consecutive chords of about equal time, m².
   private var chordDifferences = MedianWindow(capacity: 600)
-  /// Σ 1/2L over the chords counted moving: their noise bias is s² times it.
-  private var inverseChordLengths = 0.0
+  /// The variance per axis of the chords' second differences, Var(d), m², from the median
+  /// of ``chordDifferences`` (worked out as each comes); `nil` before ten.
+  private var chordDifferenceVariance: Double?
+  /// Σ 1/2L over the chords counted moving before their noise was known, and after.
+  private var inverseChordLengths = (uncorrected: 0.0, corrected: 0.0)
   /// Σ Lθ²/24 over the chords counted, θ the turn from the chord before, metres.
   private var cornerCut = 0.0
 
-  /// The chords' share of ``distanceError``, metres: the larger of two biases of
-  /// opposite sign, so a bound on their sum.
-  /// - **Noise lengthens** a chord of length L by s²/2L on average, s² the variance per
-  ///   axis of the difference of its two ends' errors. That is learned from the chords
-  ///   themselves, with the body's motion removed: the second difference of consecutive
-  ///   chords of equal time, d = c₊ − c, cancels a steady velocity, and its variance per
-  ///   axis is 2s² less twice the covariance of consecutive differences, between 0 (for
-  ///   an error correlated over much longer than a chord) and −s²/2 (for a white one): so
-  ///   s² lies between Var(d)/3 and Var(d)/2, and the upper end is taken (the median of
-  ///   the last 600 |d|², robust to turns). Before ten are known, the fixes' accuracies
-  ///   stand for s² (independent ends: too large where the error is correlated).
+  /// How the variance of a chord's noise s² (per axis, of the difference of its two
+  /// ends' errors) follows from Var(d), the variance per axis of the second difference
+  /// of consecutive chords of equal time (d = c₊ − c, which cancels a steady velocity):
+  /// Var(d) is 2s² less twice the covariance of consecutive differences, which lies
+  /// between 0 (an error correlated over much longer than a chord: a random walk at
+  /// that scale) and −s²/2 (a white one), so Var(d)/s² lies between 2 and 3 for any
+  /// mixture of the two (3 − ρ for a Gauss-Markov error, ρ its correlation over a
+  /// chord). The middle is taken: s² is then right within 20 %.
+  static let chordDifferenceRatio = 2.5
+
+  /// The variance per axis of a chord's noise, s², m²; `nil` before ten chords' second
+  /// differences are known.
+  private var chordNoise: Double? { chordDifferenceVariance.map { $0 / Self.chordDifferenceRatio } }
+
+  /// A chord with its noise's bias taken off: a length measured as |c + n| exceeds c by
+  /// s²/2c on average (the noise across it), and √(L² − s²) removes that to second
+  /// order, as for a speed.
+  private func debiased(_ chord: Double) -> Double {
+    guard let noise = chordNoise else { return chord }
+    return max(0, chord * chord - noise).squareRoot()
+  }
+
+  /// The chords' share of ``distanceError``, metres: the bias left in them, in metres
+  /// added up.
+  /// - **Noise lengthens** a chord by s²/2L; counted before s² is known, by all of it
+  ///   (the fixes' accuracies standing for s² until ten second differences are known:
+  ///   independent ends, too large where the error is correlated), after, by what
+  ///   ``chordDifferenceRatio`` may be off: 20 % of it.
   /// - **Turns are cut:** an arc that turned through θ is longer than its chord by about
   ///   Lθ²/24; θ is taken as the turn between consecutive chords (noise included, so
-  ///   this too errs large).
+  ///   this errs large).
   private var positionsBiasBound: Double {
-    let noise: Double
-    if chordDifferences.count >= 10 {
-      let differenceVariance = chordDifferences.median / (2 * log(2.0))
-      noise = differenceVariance / 2 * inverseChordLengths
-    } else {
-      noise = positionsBias
-    }
-    return max(noise, cornerCut)
+    guard let chordDifferenceVariance else { return positionsBias + cornerCut }
+    let upper = chordDifferenceVariance / 2
+    return upper * (inverseChordLengths.uncorrected + 0.2 * inverseChordLengths.corrected) + cornerCut
   }
 
   /// The open chord's share of ``distanceError``, m².
@@ -484,7 +499,7 @@ public struct TrackOdometer: Sendable {
   /// filled, which the next closed chord replaces.
   private var openChord: Double {
     guard usingPositions, isMoving, excursion == nil, let anchor, filling.count > 0 else { return 0 }
-    return filling.location.distance(from: anchor.location)
+    return debiased(filling.location.distance(from: anchor.location))
   }
 
   // MARK: Doppler
@@ -807,10 +822,14 @@ public struct TrackOdometer: Sendable {
       guard elapsed >= Self.chordSeconds else { return }
       let sigma = combinedSigma(anchor, block)
       if away >= Self.positionsMovingSpeed * elapsed {
-        count(away)
-        // The noise across the chord lengthens it on average (``positionsBiasBound``).
+        // The noise across the chord lengthens it on average: taken off once known.
+        count(debiased(away))
         positionsBias += sigma * sigma / (2 * max(away, sigma))
-        inverseChordLengths += 1 / (2 * max(away, 1))
+        if chordNoise == nil {
+          inverseChordLengths.uncorrected += 1 / (2 * max(away, 1))
+        } else {
+          inverseChordLengths.corrected += 1 / (2 * max(away, 1))
+        }
         noteChord(from: anchor, to: block, length: away, seconds: elapsed, moving: true)
         self.anchor = block
       } else {
@@ -867,6 +886,7 @@ public struct TrackOdometer: Sendable {
     let dEast = east - last.east * scale
     let dNorth = north - last.north * scale
     chordDifferences.append(dEast * dEast + dNorth * dNorth)
+    if chordDifferences.count >= 10 { chordDifferenceVariance = chordDifferences.median / (2 * log(2.0)) }
   }
 
   private func sigma(_ accuracy: Double) -> Double {
