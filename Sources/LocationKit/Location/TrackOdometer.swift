@@ -212,8 +212,11 @@ public struct TrackOdometer: Sendable {
   private var chordDifferenceVariance: Double?
   /// Σ 1/2L over the chords counted moving before their noise was known, and after.
   private var inverseChordLengths = (uncorrected: 0.0, corrected: 0.0)
-  /// Σ Lθ²/24 over the chords counted, θ the turn from the chord before, metres.
+  /// Σ Lθ²/8 over the chords counted, θ the turn from the chord before, metres.
   private var cornerCut = 0.0
+  /// Σ 1/8L over the chords counted moving whose turn is in ``cornerCut``: the noise's
+  /// share of it is Var(d) times this.
+  private var turnNoiseWeights = 0.0
 
   /// How the variance of a chord's noise s² (per axis, of the difference of its two
   /// ends' errors) follows from Var(d), the variance per axis of the second difference
@@ -243,13 +246,18 @@ public struct TrackOdometer: Sendable {
   ///   (the fixes' accuracies standing for s² until ten second differences are known:
   ///   independent ends, too large where the error is correlated), after, by what
   ///   ``chordDifferenceRatio`` may be off: 20 % of it.
-  /// - **Turns are cut:** an arc that turned through θ is longer than its chord by about
-  ///   Lθ²/24; θ is taken as the turn between consecutive chords (noise included, so
-  ///   this errs large).
+  /// - **Turns are cut:** a chord is shorter than the path it spans where the path
+  ///   turned. For a heading that wanders as a random walk (diffusion D), a chord of
+  ///   length L and duration T cuts L·DT/12, and consecutive chords differ in direction
+  ///   by θ with E[θ²] = 2DT/3, so the cut is about Lθ²/8 (three times what an arc of
+  ///   constant curvature cuts, Lθ²/24: the larger is taken). Noise turns consecutive
+  ///   chords too, by Var(d)/L² on average, d their second difference, so Var(d)/8L of
+  ///   each moving chord's term is the noise's and is taken off; a departure's is not.
   private var positionsBiasBound: Double {
     guard let chordDifferenceVariance else { return positionsBias + cornerCut }
     let upper = chordDifferenceVariance / 2
-    return upper * (inverseChordLengths.uncorrected + 0.2 * inverseChordLengths.corrected) + cornerCut
+    let turns = max(0, cornerCut - chordDifferenceVariance * turnNoiseWeights)
+    return upper * (inverseChordLengths.uncorrected + 0.2 * inverseChordLengths.corrected) + turns
   }
 
   /// The open chord's share of ``distanceError``, m².
@@ -879,7 +887,8 @@ public struct TrackOdometer: Sendable {
     if lastLength > 0 {
       let cosine = max(-1, min(1, (east * last.east + north * last.north) / (length * lastLength)))
       let turn = acos(cosine)
-      cornerCut += length * turn * turn / 24
+      cornerCut += length * turn * turn / 8
+      if moving { turnNoiseWeights += 1 / (8 * length) }
     }
     guard moving, seconds > 0, abs(last.seconds - seconds) <= 0.25 * seconds else { return }
     let scale = seconds / last.seconds
