@@ -158,7 +158,8 @@ public struct TrackOdometer: Sendable {
   public var distanceError: Double {
     let bridgeWaiting = pendingBridge.map { $0.shortfall * $0.shortfall } ?? 0
     return
-      (committedVariance + integrationVariance + positionsBiasBound * positionsBiasBound + doppler.restExcess()
+      (committedVariance + integrationVariance + positionsBiasBound * positionsBiasBound + correctedCutSquares
+      + doppler.restExcess()
       + openChordVariance + bridgeWaiting).squareRoot()
   }
 
@@ -212,11 +213,20 @@ public struct TrackOdometer: Sendable {
   private var chordDifferenceVariance: Double?
   /// Σ 1/2L over the chords counted moving before their noise was known, and after.
   private var inverseChordLengths = (uncorrected: 0.0, corrected: 0.0)
-  /// Σ Lθ²/8 over the chords counted, θ the turn from the chord before, metres.
+  /// Σ Lθ²/8 over the chords counted but not corrected for it (departures, and chords
+  /// before the chords' noise is known), θ the turn from the chord before, metres.
   private var cornerCut = 0.0
   /// Σ 1/8L over the chords counted moving whose turn is in ``cornerCut``: the noise's
   /// share of it is Var(d) times this.
   private var turnNoiseWeights = 0.0
+  /// The turns' cut not yet counted: a chord's estimate less the noise's share may come
+  /// out negative, and waits for the next positive one, so that the sum is unbiased and
+  /// the distance never goes back.
+  private var turnCarry = 0.0
+  /// Σ of the squares of the cuts counted back: each is as uncertain as itself (a turn
+  /// at a chord's end cuts nothing, one at its middle up to three times the estimate),
+  /// and from chord to chord independently.
+  private var correctedCutSquares = 0.0
 
   /// How the variance of a chord's noise s² (per axis, of the difference of its two
   /// ends' errors) follows from Var(d), the variance per axis of the second difference
@@ -232,7 +242,8 @@ public struct TrackOdometer: Sendable {
   /// differences are known.
   private var chordNoise: Double? { chordDifferenceVariance.map { $0 / Self.chordDifferenceRatio } }
 
-  /// A chord with its noise's bias taken off: a length measured as |c + n| exceeds c by
+  /// A chord with its noise's bias taken off (the turns it cut are counted back apart,
+  /// in ``noteChord(from:to:length:seconds:moving:)``): a length measured as |c + n| exceeds c by
   /// s²/2c on average (the noise across it), and √(L² − s²) removes that to second
   /// order, as for a speed.
   private func debiased(_ chord: Double) -> Double {
@@ -250,9 +261,13 @@ public struct TrackOdometer: Sendable {
   ///   turned. For a heading that wanders as a random walk (diffusion D), a chord of
   ///   length L and duration T cuts L·DT/12, and consecutive chords differ in direction
   ///   by θ with E[θ²] = 2DT/3, so the cut is about Lθ²/8 (three times what an arc of
-  ///   constant curvature cuts, Lθ²/24: the larger is taken). Noise turns consecutive
-  ///   chords too, by Var(d)/L² on average, d their second difference, so Var(d)/8L of
-  ///   each moving chord's term is the noise's and is taken off; a departure's is not.
+  ///   constant curvature cuts, Lθ²/24; a sharp corner cuts that much on average over
+  ///   where in the chord it falls). Noise turns consecutive chords too, by Var(d)/L² on
+  ///   average, d their second difference, so Var(d)/8L of each moving chord's term is
+  ///   the noise's. Once the chords' noise is known, a chord's cut less the noise's share
+  ///   is counted back into the distance (``turnCarry``), and the bar keeps each one's
+  ///   size as its uncertainty, in quadrature (``correctedCutSquares``); before, and for
+  ///   departures (a chain of them across a slow drift), the whole cut is in the bias.
   private var positionsBiasBound: Double {
     guard let chordDifferenceVariance else { return positionsBias + cornerCut }
     let upper = chordDifferenceVariance / 2
@@ -887,8 +902,20 @@ public struct TrackOdometer: Sendable {
     if lastLength > 0 {
       let cosine = max(-1, min(1, (east * last.east + north * last.north) / (length * lastLength)))
       let turn = acos(cosine)
-      cornerCut += length * turn * turn / 8
-      if moving { turnNoiseWeights += 1 / (8 * length) }
+      let cut = length * turn * turn / 8
+      if moving, let variance = chordDifferenceVariance {
+        // What the chord cut of the path counts too (``turnCarry``), less what noise
+        // turned it by.
+        turnCarry += cut - variance / (8 * length)
+        if turnCarry > 0 {
+          count(turnCarry)
+          turnCarry = 0
+        }
+        correctedCutSquares += cut * cut
+      } else {
+        cornerCut += cut
+        if moving { turnNoiseWeights += 1 / (8 * length) }
+      }
     }
     guard moving, seconds > 0, abs(last.seconds - seconds) <= 0.25 * seconds else { return }
     let scale = seconds / last.seconds
