@@ -54,6 +54,7 @@ EXPORT_COLUMNS = [
     ("dgpsSta", LongType()), ("distance", DoubleType()), ("pathLength", DoubleType()),
     ("displacement", DoubleType()), ("device", StringType()), ("speedSource", StringType()),
     ("geoidSource", StringType()), ("movingTime", DoubleType()), ("stoppedTime", DoubleType()),
+    ("distanceError", DoubleType()),
 ]
 EXPORT_HEADER = ",".join(name for name, _ in EXPORT_COLUMNS)
 ROW_SCHEMA = StructType(
@@ -68,7 +69,8 @@ def fix_columns():
     return [
         F.col("vehicle"), F.col("file"), F.col("index"), F.col("time"), F.col("lat"), F.col("lon"),
         F.col("eph").alias("accuracy"), F.col("altMSL").alias("altitude"), F.col("speed"),
-        F.col("track").alias("course"), F.col("distance"), F.col("movingTime").alias("moving_time"),
+        F.col("track").alias("course"), F.col("distance"), F.col("distanceError").alias("distance_error"),
+        F.col("movingTime").alias("moving_time"),
         F.col("stoppedTime").alias("stopped_time"),
         F.coalesce(F.col("speedSource") == "receiver", F.lit(False)).alias("speed_measured"), F.col("trip_id"),
     ]
@@ -82,6 +84,7 @@ TRIP_SCHEMA = StructType([
     StructField("end", TimestampType(), True),
     StructField("duration", DoubleType(), True),
     StructField("distance", DoubleType(), True),
+    StructField("distance_error", DoubleType(), True),
     StructField("moving_time", DoubleType(), True),
     StructField("max_speed", DoubleType(), True),
     StructField("mean_speed", DoubleType(), True),
@@ -96,6 +99,7 @@ FILE_SCHEMA = StructType([
     StructField("first_fix", TimestampType(), True),
     StructField("last_fix", TimestampType(), True),
     StructField("distance", DoubleType(), False),
+    StructField("distance_error", DoubleType(), True),
     StructField("moving_time", DoubleType(), False),
     StructField("stopped_time", DoubleType(), False),
     StructField("max_speed", DoubleType(), True),
@@ -247,7 +251,8 @@ def decode_file(path, content, options, whereami):
             trip_id = f"{vehicle}:{item['start']}" if item.get("start") else f"{path}#{len(trips) + 1}"
             trips.append((item.get("start") or "", item.get("end") or "", trip_id))
             yield ("trips", (vehicle, path, trip_id, timestamp(item.get("start")), timestamp(item.get("end")),
-                             item.get("duration"), item.get("distance"), item.get("movingTime"),
+                             item.get("duration"), item.get("distance"), item.get("distanceError"),
+                             item.get("movingTime"),
                              item.get("maxSpeed"), item.get("meanSpeed")))
 
     rows = outputs["export"].split("\r\n")
@@ -284,7 +289,8 @@ def decode_file(path, content, options, whereami):
                     counted=True)
     rejections = {reason: int(count) for reason, count in summary.get("rejections", {}).items()}
     yield ("files", (vehicle, path, len(data), summary["fixes"], undated, timestamp(summary.get("first")),
-                     timestamp(summary.get("last")), summary["distance"], summary.get("movingTime", 0.0),
+                     timestamp(summary.get("last")), summary["distance"], summary.get("distanceError"),
+                     summary.get("movingTime", 0.0),
                      summary.get("stoppedTime", 0.0), summary.get("maxSpeed"), summary["sentences"],
                      summary["rejected"], rejections, outputs["summary"].strip()))
 
@@ -321,6 +327,7 @@ def daily_table(fixes, trips, files, time_zone):
     # turns out to have been the start of a movement, so it takes the last).
     per_file = dated.groupBy("vehicle", "file", "day").agg(
         F.max_by("distance", "index").alias("reached"),
+        F.max_by("distance_error", "index").alias("reached_error"),
         F.max_by("moving_time", "index").alias("moved"),
         F.max_by("stopped_time", "index").alias("stood"),
         F.count(F.lit(1)).alias("fixes"),
@@ -332,6 +339,12 @@ def daily_table(fixes, trips, files, time_zone):
     for total, share in (("reached", "distance"), ("moved", "moving_time"), ("stood", "stopped_time")):
         per_file = per_file.withColumn(
             share, F.round(F.col(total) - F.coalesce(F.lag(total).over(in_file), F.lit(0.0)), 3))
+    # The error bar's variance is a sum over the file's stretches, as the distance is (a
+    # trip's error is whereami's the same way): a day's share is its variance at the day's
+    # last fix less the day before's. A bar that narrowed (a late rest taught the noise)
+    # gives the day no share rather than a negative one.
+    per_file = per_file.withColumn("distance_variance", F.greatest(
+        F.col("reached_error") ** 2 - F.coalesce(F.lag("reached_error").over(in_file), F.lit(0.0)) ** 2, F.lit(0.0)))
     # A file's rejections are not dated: they count on the day of its first fix.
     rejections = (files.where(F.col("first_fix").isNotNull()).withColumn("day", day_of("first_fix", time_zone))
                   .select("vehicle", "day", "rejected", F.explode_outer("rejections").alias("reason", "count")))
@@ -343,6 +356,8 @@ def daily_table(fixes, trips, files, time_zone):
                    .agg(F.count(F.lit(1)).alias("trips")))
     daily = per_file.groupBy("vehicle", "day").agg(
         F.round(F.sum("distance"), 3).alias("distance"),
+        # The files' errors are independent: their variances add.
+        F.round(F.sqrt(F.sum("distance_variance")), 3).alias("distance_error"),
         F.round(F.sum("moving_time"), 3).alias("moving_time"),
         F.round(F.sum("stopped_time"), 3).alias("stopped_time"),
         F.sum("fixes").alias("fixes"),
@@ -355,7 +370,7 @@ def daily_table(fixes, trips, files, time_zone):
              .join(reasons, ["vehicle", "day"], "left"))
     empty_map = F.create_map().cast(MapType(StringType(), LongType()))
     return daily.select(
-        "vehicle", "day", "distance", "moving_time", "stopped_time",
+        "vehicle", "day", "distance", "distance_error", "moving_time", "stopped_time",
         F.coalesce("trips", F.lit(0)).cast(LongType()).alias("trips"), "max_speed",
         F.when(F.col("moving_time") > 0, F.round(F.col("distance") / F.col("moving_time"), 3)).alias("mean_speed"),
         "fixes", "files", F.coalesce("rejected", F.lit(0)).cast(LongType()).alias("rejected"),

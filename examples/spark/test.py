@@ -156,6 +156,7 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
     for path, expected in reference.items():
         row, summary = files.get(path, {}), expected["summary"]
         same = (row.get("fixes") == summary["fixes"] and row.get("distance") == summary["distance"]
+                and row.get("distance_error") == summary["distanceError"]
                 and row.get("moving_time") == summary["movingTime"] and row.get("stopped_time") == summary["stoppedTime"]
                 and row.get("max_speed") == summary.get("maxSpeed") and row.get("sentences") == summary["sentences"]
                 and row.get("rejected") == summary["rejected"] and row.get("rejections") == summary["rejections"]
@@ -187,12 +188,27 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
         check(times and min(times) == trip["start"] and max(times) == trip["end"],
               f"trip {trip['trip_id']}: its fixes run from its start to its end")
     check(set(by_trip) <= {trip["trip_id"] for trip in trips}, "every trip id of a fix names a trip")
+    # Each trip's figures are whereami trips --json's, its error bar too.
+    expected_trips = {(expected["vehicle"], trip["start"]): trip for expected in reference.values()
+                      for trip in expected["trips"] if trip.get("start")}
+    dated_trips = [trip for trip in trips if trip["start"] is not None]
+    wrong = [trip["trip_id"] for trip in dated_trips
+             if (expected := expected_trips.get((trip["vehicle"], trip["start"].strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z")))
+             is None or trip["distance"] != expected["distance"] or trip["distance_error"] != expected["distanceError"]]
+    check(dated_trips and not wrong, f"each trip's distance and its error are whereami's: wrong {wrong}")
+    # The last fix of each file carries the file's error bar, as the summary does.
+    last_fix = {}
+    for row in fixes:
+        if row["file"] not in last_fix or row["index"] > last_fix[row["file"]]["index"]:
+            last_fix[row["file"]] = row
+    check(all(last_fix[path]["distance_error"] == expected["summary"]["distanceError"]
+              for path, expected in reference.items()), "each file's last fix has the summary's distance error")
 
     # The days: each vehicle's days add up to its files' summaries.
     daily = table(output, "daily")
     check([column for column in duckdb.sql(
         f"SELECT * FROM read_parquet('{output}/daily/**/*.parquet', hive_partitioning = true)").columns] == [
-        "vehicle", "distance", "moving_time", "stopped_time", "trips", "max_speed", "mean_speed", "fixes", "files",
+        "vehicle", "distance", "distance_error", "moving_time", "stopped_time", "trips", "max_speed", "mean_speed", "fixes", "files",
         "rejected", "rejections", "min_lat", "max_lat", "min_lon", "max_lon", "first_fix", "last_fix", "time_zone",
         "day"], "the daily table's columns")
 
@@ -210,6 +226,10 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
                 day_rejections.update(row["rejections"])
             speeds = [summary["maxSpeed"] for summary in summaries if summary.get("maxSpeed") is not None]
             shares = len(days) + len(summaries)
+            # Each day adds a share of a file's error variance; a bar that narrowed gives no
+            # share, so the days' variances add up to at least the files' (less rounding).
+            day_variance = sum(row["distance_error"] ** 2 for row in days)
+            file_variance = sum(s["distanceError"] ** 2 for s in summaries)
             agree = {
                 "distance": close(sum(row["distance"] for row in days), sum(s["distance"] for s in summaries),
                                   0.0005 * shares),
@@ -217,6 +237,8 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
                                      0.0005 * shares),
                 "stopped time": close(sum(row["stopped_time"] for row in days),
                                       sum(s["stoppedTime"] for s in summaries), 0.0005 * shares),
+                "distance error": day_variance >= file_variance - 0.01 * shares * (1 + max(
+                    [row["distance_error"] for row in days] + [s["distanceError"] for s in summaries])),
                 "fixes": sum(row["fixes"] for row in days) == sum(s["fixes"] for s in summaries),
                 "trips": sum(row["trips"] for row in days) == sum(len(trips) for _, trips in mine),
                 "max speed": max(row["max_speed"] for row in days if row["max_speed"] is not None) == max(speeds),
@@ -243,7 +265,8 @@ with tempfile.TemporaryDirectory(prefix="whereami-spark-") as work:
             continue
         whole += 1
         summary = within[0]["summary"]
-        check(row["distance"] == summary["distance"] and row["moving_time"] == summary["movingTime"]
+        check(row["distance"] == summary["distance"] and row["distance_error"] == summary["distanceError"]
+              and row["moving_time"] == summary["movingTime"]
               and row["stopped_time"] == summary["stoppedTime"] and row["fixes"] == summary["fixes"]
               and row["max_speed"] == summary["maxSpeed"] and row["trips"] == len(within[0]["trips"])
               and row["mean_speed"] == round(summary["distance"] / summary["movingTime"], 3)
