@@ -66,20 +66,24 @@ import Testing
     }
     try Data(text.utf8).write(to: URL(fileURLWithPath: description))
     defer { unlink(description) }
-    // The rate while motion runs (once its first line is out), and after it has ended.
-    // Motion runs until interrupted, not for a count of lines: on a loaded machine the
-    // shell may look only after a short count had ended and put the rate back.
+    // The rate while motion runs (once the lines checked below are out), and after it has
+    // ended. Motion runs until interrupted, not for a count of lines: on a loaded machine
+    // the shell may look only after a short count had ended and put the rate back. The
+    // shell waits for the accelerometer's line and the heading, not for the first line:
+    // the attitude comes first, and a loaded machine had interrupted motion after it.
+    // The loop's bound (10 000 looks, at least 100 s) and the wait's only stop a hang.
     let output = description + ".out"
     defer { unlink(output) }
     let script = """
       ls /sys/bus/iio/devices >&2 && \
       { \(shellQuoted(Paths.whereami)) motion --json --interval 0.02 > \(output) & pid=$!; } && \
-      n=0; until [ -s \(output) ] || [ $n -ge 3000 ]; do sleep 0.01; n=$((n + 1)); done && \
+      n=0; until { grep -q '"class":"ACC"' \(output) && grep -q '"mheading"' \(output); } || [ $n -ge 10000 ]; \
+      do sleep 0.01; n=$((n + 1)); done && \
       cat /sys/bus/iio/devices/iio:device0/sampling_frequency > \(output).rate; kill -INT $pid; wait $pid; \
       cat \(output) \(output).rate /sys/bus/iio/devices/iio:device0/sampling_frequency; rm -f \(output).rate
       """
     let child = try ChildProcess("/usr/bin/umockdev-run", ["-d", description, "--", "/bin/sh", "-c", script])
-    #expect(child.wait(timeout: 30) == 0, "\(child.standardError)")
+    #expect(child.wait(timeout: 600) == 0, "\(child.standardError)")
     let lines = child.standardOutput.split(separator: "\n").map(String.init)
     #expect(child.standardError.contains("iio:device3"), "\(child.standardError)")
     #expect(lines.count >= 3, "\(child.standardOutput)")
