@@ -105,6 +105,27 @@ import Testing
     #expect(abs(trip.distance - truth.distance) / truth.distance < 0.2, "\(trip.distance) m for \(truth.distance) m")
   }
 
+  /// Without speeds, a slow drift stands between the links of its chain of departures, a
+  /// minute or two at 0.2 m/s: the trip goes on while the next link may still come. With
+  /// a stop after a minute, the drift had been no trip at all.
+  @Test(arguments: [31, 32, 33] as [UInt64]) func aSlowDriftWithoutSpeedsIsATrip(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    let phases: [MovementPhase] = [.stand(seconds: 300), .move(seconds: 3600, speed: 0.2), .stand(seconds: 600)]
+    let track = TrackSimulator(receiver: .drawn(&random, sendsSpeed: false), style: .drifting, phases: phases)
+      .generate(seed: seed)
+    let trips = Self.recognize(track).events.filter { $0.state == .ended }.map(\.trip)
+    let truth = try #require(track.movements.first)
+    let longest = try #require(trips.max { $0.distance < $1.distance })
+    #expect(longest.distance > 0.6 * truth.distance, "\(trips.map(\.distance)) m for \(truth.distance) m")
+    let total = trips.map(\.distance).reduce(0, +)
+    #expect(abs(total - truth.distance) / truth.distance < 0.2, "\(trips.map(\.distance)) m for \(truth.distance) m")
+    for trip in trips {
+      // The time stood between links is moving time, never more than the trip lasted.
+      #expect(trip.movingTime <= trip.duration + 1e-9, "\(trip.movingTime) s moving in \(trip.duration) s")
+      #expect(trip.movingTime > 0.5 * trip.duration, "\(trip.movingTime) s moving in \(trip.duration) s")
+    }
+  }
+
   @Test func theTripCarriesItsFigures() throws {
     var random = SeededRandom(seed: 9)
     let track = TrackSimulator(receiver: .drawn(&random), style: .driving, phases: Self.day).generate(seed: 9)

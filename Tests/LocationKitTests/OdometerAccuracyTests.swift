@@ -107,7 +107,7 @@ import Testing
         receiver: .drawn(&random), style: .drifting, phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
     },
     Case(
-      name: "slow movement 0.15–0.45 m/s, no speed sentences", goal: .within(fraction: 0.4),
+      name: "slow movement 0.15–0.45 m/s, no speed sentences", goal: .within(fraction: 0.2),
       target: .within(fraction: 0.1)
     ) { random in
       TrackSimulator(
@@ -205,6 +205,20 @@ import Testing
     case .zero: m.distance == 0
     case .within(let fraction): abs(m.distance - m.truth) / m.truth <= fraction
     }
+  }
+
+  /// A slow movement without speeds is a chain of departures from the noise; counted as
+  /// long chords, it read 6 to 33 % short (the turns inside them lost), 8 % on average
+  /// over these seeds. Its links, soon after each other, are shorter and their turns are
+  /// counted back: the mean error over the seeds is now within ±3 %.
+  @Test func aSlowMovementWithoutSpeedsIsCountedWithoutBias() throws {
+    let testCase = try #require(Self.cases.first { $0.name == "slow movement 0.15–0.45 m/s, no speed sentences" })
+    let errors = (1...6).map { seed in
+      let m = Self.measure(testCase, seed: UInt64(seed))
+      return (m.distance - m.truth) / m.truth
+    }
+    let mean = errors.reduce(0, +) / Double(errors.count)
+    #expect(abs(mean) <= 0.03, "\(errors)")
   }
 
   @Test(arguments: cases) func meetsItsGoalOnEverySeed(_ testCase: Case) {

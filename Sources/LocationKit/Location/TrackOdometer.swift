@@ -80,6 +80,22 @@ public struct TrackOdometer: Sendable {
   /// right, noise exceeds 4 combined sigmas with probability exp(−8) = 3 × 10⁻⁴ per
   /// independent pair (errors decorrelate over about a minute: once in 50 hours).
   public static let confidenceFactor = 4.0
+  /// How many combined sigmas a departure must exceed, positions only, when it is the
+  /// next link of a slow movement's chain of departures: soon after the last departure
+  /// (``chainWindow``), which moved on by no more than three chords, and, for the first
+  /// two links, going on rather than back. The body has just shown that it moves, so the
+  /// question is no longer whether but how far; at ``confidenceFactor`` each link would
+  /// be a chord so long that the turns inside it are lost (a drift at 0.15 m/s with 2 m
+  /// of noise correlated over a minute read a third short). A link's turn from the link
+  /// before is counted back into the distance, as a moving chord's is. Noise alone
+  /// exceeds 2 combined sigmas with probability exp(−2) = 0.14 per independent pair
+  /// (exp(−4) = 0.02 where the accuracy is the radial √(σ²lat + σ²lon), as GST and
+  /// DOP × UERE give it), so a body that stops after such a chain may add a link or two
+  /// before the window closes.
+  public static let chainedConfidenceFactor = 2.0
+  /// How long after a departure the next one is a link of the same chain, in multiples of
+  /// the time that departure took.
+  public static let chainWindow = 5.0
   /// While moving without speed, a chord is measured every this many seconds.
   public static let chordSeconds = 8.0
   /// While moving without speed, a chord slower than this ends the movement, m/s.
@@ -297,6 +313,18 @@ public struct TrackOdometer: Sendable {
   public private(set) var bridges = 0
   /// Whether the receiver is currently taken to be moving.
   public private(set) var isMoving = false
+  /// Whether a slow movement without speeds may still be under way while ``isMoving`` is
+  /// false: the receiver stands between two links of its chain of departures, and the
+  /// next may still come (see ``chainedConfidenceFactor``), or a departure is held until
+  /// it proves not to be the position error's excursion (``excursionSeconds``), after
+  /// which the chain may go on from it. A drift at 0.15 m/s stands a minute or two
+  /// between links; a trip does not end meanwhile.
+  public var mayStillBeMovingSlowly: Bool {
+    guard usingPositions, !isMoving, let anchor else { return false }
+    if excursion != nil { return true }
+    // The next block to be tested is the one filling: a link can begin no earlier.
+    return chainIsOpen(from: anchor, at: filling.count > 0 ? filling.start : previousSeconds)
+  }
   /// Seconds spent moving (the steps that end or begin moving included, and bridged fix
   /// losses), and seconds standing (fix losses that were not bridged included).
   public private(set) var movingTime = 0.0
@@ -339,8 +367,15 @@ public struct TrackOdometer: Sendable {
   /// Positions only: a departure from where the receiver stood that is not counted yet
   /// (see ``excursionSeconds``).
   private var excursion: Excursion?
-  /// Positions only: since when the receiver has been standing, seconds.
+  /// Positions only: the last departure counted: when (seconds), how long it took from
+  /// the departure before it (or from the stand it left), and how many links of a chain
+  /// came before it (``isChainLink(from:to:)``).
+  private var lastDeparture: (seconds: Double, took: Double, links: Int)?
+  /// Positions only: since when the receiver has been standing, seconds, and
+  /// ``stoppedTime`` when a movement ended there (a chain's next link makes what it
+  /// stood since moving time).
   private var standingSince = 0.0
+  private var stoppedTimeAtStand = 0.0
   /// Whether that stand began with the track (or its positions): what came before is not
   /// known.
   private var standingFromStart = true
@@ -736,6 +771,7 @@ public struct TrackOdometer: Sendable {
 
   private mutating func startPositions(at location: TrackPoint, _ seconds: Double) {
     lastChord = nil
+    lastDeparture = nil
     filling = Block()
     filling.add(location, seconds)
     anchor = nil
@@ -789,6 +825,8 @@ public struct TrackOdometer: Sendable {
     /// Since when the receiver stood there, and whether that was the track's start.
     var standingSince: Double
     var standingFromStart: Bool
+    /// The last departure before this one (``lastDeparture``).
+    var departureBefore: (seconds: Double, took: Double, links: Int)?
   }
 
   /// Whether the receiver had stood at `anchor` long enough, when `block` left it, for the
@@ -827,6 +865,7 @@ public struct TrackOdometer: Sendable {
           self.anchor = pending.stand
           standingSince = pending.standingSince
           standingFromStart = pending.standingFromStart
+          lastDeparture = pending.departureBefore
           candidate = nil
           isMoving = false
           return
@@ -862,25 +901,38 @@ public struct TrackOdometer: Sendable {
         isMoving = false
         standingSince = block.start
         standingFromStart = false
+        stoppedTimeAtStand = stoppedTime
       }
       return
     }
     // Standing: only a departure beyond the noise, seen in two blocks running, is movement.
-    guard away > Self.confidenceFactor * combinedSigma(anchor, block) else {
+    let chained = isChainLink(from: anchor, to: block)
+    let factor = chained ? Self.chainedConfidenceFactor : Self.confidenceFactor
+    guard away > factor * combinedSigma(anchor, block) else {
       candidate = nil
       return
     }
     if candidate != nil {
-      if excursion == nil, isStand(anchor, leftBy: block) {
+      // A link of a chain left no stand: the body was moving slowly through it.
+      if excursion == nil, !chained, isStand(anchor, leftBy: block) {
         excursion = Excursion(
           stand: anchor, since: block.start, distance: away, farthest: away, movingTimeBefore: movingTime,
-          standingSince: standingSince, standingFromStart: standingFromStart)
+          standingSince: standingSince, standingFromStart: standingFromStart, departureBefore: lastDeparture)
       } else {
         count(away)
       }
       let sigma = combinedSigma(anchor, block)
       committedVariance += sigma * sigma
-      noteChord(from: anchor, to: block, length: away, seconds: block.start - anchor.start, moving: false)
+      noteChord(
+        from: anchor, to: block, length: away, seconds: block.start - anchor.start, moving: false, chained: chained)
+      if chained {
+        // The stand since the last link was the slow movement's: moving time.
+        let waited = stoppedTime - stoppedTimeAtStand
+        movingTime += waited
+        stoppedTime -= waited
+      }
+      let links = chained ? (lastDeparture?.links ?? 0) + 1 : 0
+      lastDeparture = (block.start, block.start - (lastDeparture?.seconds ?? anchor.start), links)
       self.anchor = block
       candidate = nil
       isMoving = true
@@ -889,13 +941,48 @@ public struct TrackOdometer: Sendable {
     }
   }
 
+  /// Whether a departure from `anchor` to `block` would be the next link of a slow
+  /// movement's chain (``chainedConfidenceFactor``):
+  /// - no excursion is pending: its departures are the position error's until it proves
+  ///   otherwise;
+  /// - the last departure moved on by at most three chords before it stood again: a walk
+  ///   that stops had moved for minutes since its departure, a slow drift's noise passes
+  ///   a chord's test now and then;
+  /// - within ``chainWindow`` times the time the last departure took;
+  /// - for the first two links, it goes on from the last chord (a turn of less than 90°):
+  ///   an excursion of the position error goes out and comes back.
+  private func isChainLink(from anchor: Block, to block: Block) -> Bool {
+    guard chainIsOpen(from: anchor, at: block.start), let last = lastDeparture else { return false }
+    guard last.links < 2 else { return true }
+    guard let lastChord else { return false }
+    let chord = chordVector(from: anchor, to: block)
+    return chord.east * lastChord.east + chord.north * lastChord.north > 0
+  }
+
+  /// Whether a departure from `anchor` at `seconds` may be the next link of a chain
+  /// (``isChainLink(from:to:)``, but for the direction of its first links).
+  private func chainIsOpen(from anchor: Block, at seconds: Double) -> Bool {
+    guard excursion == nil, let last = lastDeparture else { return false }
+    return anchor.start - last.seconds <= 3 * Self.chordSeconds + Self.blockSeconds
+      && seconds - last.seconds <= Self.chainWindow * last.took
+  }
+
+  /// The chord from `start` to `end`, metres east and north.
+  private func chordVector(from start: Block, to end: Block) -> (east: Double, north: Double) {
+    let metresPerDegree = 111_195.0
+    return (
+      (end.longitude - start.longitude) * metresPerDegree * cos(end.latitude * .pi / 180),
+      (end.latitude - start.latitude) * metresPerDegree
+    )
+  }
+
   /// Keeps a counted chord's turn from the one before (``cornerCut``) and, for
   /// consecutive chords of about equal time while moving, their second difference
   /// (``chordDifferences``).
-  private mutating func noteChord(from start: Block, to end: Block, length: Double, seconds: Double, moving: Bool) {
-    let metresPerDegree = 111_195.0
-    let east = (end.longitude - start.longitude) * metresPerDegree * cos(end.latitude * .pi / 180)
-    let north = (end.latitude - start.latitude) * metresPerDegree
+  private mutating func noteChord(
+    from start: Block, to end: Block, length: Double, seconds: Double, moving: Bool, chained: Bool = false
+  ) {
+    let (east, north) = chordVector(from: start, to: end)
     defer { lastChord = (east, north, seconds) }
     guard let last = lastChord, length > 0 else { return }
     let lastLength = (last.east * last.east + last.north * last.north).squareRoot()
@@ -907,6 +994,17 @@ public struct TrackOdometer: Sendable {
         // What the chord cut of the path counts too (``turnCarry``), less what noise
         // turned it by.
         turnCarry += cut - variance / (8 * length)
+        if turnCarry > 0 {
+          count(turnCarry)
+          turnCarry = 0
+        }
+        correctedCutSquares += cut * cut
+      } else if chained {
+        // A link of a slow movement's chain: its ends are far apart in time, so their
+        // errors are taken as independent, and the noise's share of θ² is that of three
+        // independent ends, Var(d) = 6σ² per axis (σ² = a block's accuracy² / 2).
+        let sigma = sigma(start.sigma)
+        turnCarry += cut - 3 * sigma * sigma / (8 * length)
         if turnCarry > 0 {
           count(turnCarry)
           turnCarry = 0

@@ -201,7 +201,11 @@ public struct MovementRecognizer: Sendable {
     let stop =
       stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart, latestError)
     stoppedAt = stop
-    guard Trip.elapsed(from: stop.location, to: location) >= stopDuration else { return nil }
+    // A slow movement without speeds stands between the links of its chain: the trip
+    // goes on while the next link may still come, and ends at the stop after the last.
+    guard Trip.elapsed(from: stop.location, to: location) >= stopDuration, !odometer.mayStillBeMovingSlowly else {
+      return nil
+    }
     return end(at: stoppedWithHeldDistance(stop), restingAt: location)
   }
 
