@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import LocationKit
 import NMEA
 import TestSupport
@@ -59,6 +60,33 @@ import Testing
     location.speed = speed
     location.horizontalAccuracy = accuracy
     return location
+  }
+
+  /// A walk without speeds, turning every minute, counts the same across the
+  /// antimeridian as in Munich: the chords' directions (their turns, counted back) wrap
+  /// there, where a chord from 179.999° E to 179.999° W had pointed 40 000 km west.
+  @Test func aWalkAcrossTheAntimeridianCountsAsAnywhere() {
+    func walk(from longitude: Double) -> TrackOdometer {
+      var odometer = TrackOdometer()
+      for second in 0...900 {
+        // East and north by turns, a minute each, at 1.2 m/s, with a metre of wander.
+        let t = Double(second)
+        let legs = Int(t / 60)
+        let into = t - Double(legs) * 60
+        let east = Double((legs + 1) / 2) * 72 + (legs % 2 == 0 ? into * 1.2 : 0) + sin(t / 7)
+        let north = Double(legs / 2) * 72 + (legs % 2 == 1 ? into * 1.2 : 0) + cos(t / 11)
+        var location = fix(t, north: north, accuracy: 1)
+        location.longitude = LocalProjection.wrap(longitude + east / 74_300)
+        odometer.add(location)
+      }
+      return odometer
+    }
+    let munich = walk(from: 11.575)
+    let acrossTheAntimeridian = walk(from: 179.995)
+    #expect(munich.distance > 1000, "\(munich.distance)")
+    #expect(
+      abs(acrossTheAntimeridian.distance - munich.distance) < 0.1,
+      "\(acrossTheAntimeridian.distance) m, \(munich.distance) m in Munich")
   }
 
   @Test func slowMovementBeyondTheNoiseStillCounts() {

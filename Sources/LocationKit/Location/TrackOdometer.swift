@@ -1,3 +1,4 @@
+import Geodesy
 import NMEA
 
 #if canImport(Glibc)
@@ -762,7 +763,8 @@ public struct TrackOdometer: Sendable {
       count += 1
       let weight = 1 / Double(count)
       latitude += (location.latitude - latitude) * weight
-      longitude += (location.longitude - longitude) * weight
+      // Across the antimeridian too: the mean of 179.9999° E and 179.9999° W is 180°.
+      longitude = LocalProjection.wrap(longitude + LocalProjection.wrap(location.longitude - longitude) * weight)
       sigma += ((location.horizontalAccuracy ?? TrackOdometer.defaultAccuracy) - sigma) * weight
     }
 
@@ -967,11 +969,13 @@ public struct TrackOdometer: Sendable {
       && seconds - last.seconds <= Self.chainWindow * last.took
   }
 
-  /// The chord from `start` to `end`, metres east and north.
+  /// The chord from `start` to `end`, metres east and north, on a sphere of the
+  /// ellipsoid's mean radius (its directions and second differences are what count; the
+  /// chord's length is the geodesic's), across the antimeridian too.
   private func chordVector(from start: Block, to end: Block) -> (east: Double, north: Double) {
     let metresPerDegree = 111_195.0
     return (
-      (end.longitude - start.longitude) * metresPerDegree * cos(end.latitude * .pi / 180),
+      LocalProjection.wrap(end.longitude - start.longitude) * metresPerDegree * cos(end.latitude * .pi / 180),
       (end.latitude - start.latitude) * metresPerDegree
     )
   }
