@@ -115,6 +115,14 @@ import Testing
         phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
     },
     Case(
+      name: "slow movement for 30 min, then standing for 30 min, no speed sentences", goal: .within(fraction: 0.2),
+      target: .within(fraction: 0.1)
+    ) { random in
+      TrackSimulator(
+        receiver: .drawn(&random, sendsSpeed: false), style: .drifting,
+        phases: [.move(seconds: 1800, speed: random.uniform(0.15...0.45)), .stand(seconds: 1800)])
+    },
+    Case(
       name: "standing with multipath excursions, no speed sentences", goal: .below(metres: 60),
       target: .below(metres: 20)
     ) { random in
