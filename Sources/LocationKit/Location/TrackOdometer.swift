@@ -230,8 +230,9 @@ public struct TrackOdometer: Sendable {
   private var chordDifferenceVariance: Double?
   /// Σ 1/2L over the chords counted moving before their noise was known, and after.
   private var inverseChordLengths = (uncorrected: 0.0, corrected: 0.0)
-  /// Σ Lθ²/8 over the chords counted but not corrected for it (departures, and chords
-  /// before the chords' noise is known), θ the turn from the chord before, metres.
+  /// Σ Lθ²/8 over the chords counted but not corrected for it (departures that are not a
+  /// chain's links, and moving chords before the chords' noise is known), θ the turn from
+  /// the chord before, metres.
   private var cornerCut = 0.0
   /// Σ 1/8L over the chords counted moving whose turn is in ``cornerCut``: the noise's
   /// share of it is Var(d) times this.
@@ -283,8 +284,9 @@ public struct TrackOdometer: Sendable {
   ///   average, d their second difference, so Var(d)/8L of each moving chord's term is
   ///   the noise's. Once the chords' noise is known, a chord's cut less the noise's share
   ///   is counted back into the distance (``turnCarry``), and the bar keeps each one's
-  ///   size as its uncertainty, in quadrature (``correctedCutSquares``); before, and for
-  ///   departures (a chain of them across a slow drift), the whole cut is in the bias.
+  ///   size as its uncertainty, in quadrature (``correctedCutSquares``), as is a chain's
+  ///   link's (``chainedConfidenceFactor``); before, and for other departures, the whole
+  ///   cut is in the bias.
   private var positionsBiasBound: Double {
     guard let chordDifferenceVariance else { return positionsBias + cornerCut }
     let upper = chordDifferenceVariance / 2
@@ -368,10 +370,8 @@ public struct TrackOdometer: Sendable {
   /// Positions only: a departure from where the receiver stood that is not counted yet
   /// (see ``excursionSeconds``).
   private var excursion: Excursion?
-  /// Positions only: the last departure counted: when (seconds), how long it took from
-  /// the departure before it (or from the stand it left), and how many links of a chain
-  /// came before it (``isChainLink(from:to:)``).
-  private var lastDeparture: (seconds: Double, took: Double, links: Int)?
+  /// Positions only: the last departure counted.
+  private var lastDeparture: Departure?
   /// Positions only: since when the receiver has been standing, seconds, and
   /// ``stoppedTime`` when a movement ended there (a chain's next link makes what it
   /// stood since moving time).
@@ -828,7 +828,17 @@ public struct TrackOdometer: Sendable {
     var standingSince: Double
     var standingFromStart: Bool
     /// The last departure before this one (``lastDeparture``).
-    var departureBefore: (seconds: Double, took: Double, links: Int)?
+    var departureBefore: Departure?
+  }
+
+  /// A departure counted, positions only (``lastDeparture``).
+  private struct Departure {
+    /// When, seconds.
+    var seconds: Double
+    /// How long it took from the departure before it (or from the stand it left).
+    var took: Double
+    /// How many links of a chain came before it (``isChainLink(from:to:)``).
+    var links: Int
   }
 
   /// Whether the receiver had stood at `anchor` long enough, when `block` left it, for the
@@ -934,7 +944,8 @@ public struct TrackOdometer: Sendable {
         stoppedTime -= waited
       }
       let links = chained ? (lastDeparture?.links ?? 0) + 1 : 0
-      lastDeparture = (block.start, block.start - (lastDeparture?.seconds ?? anchor.start), links)
+      lastDeparture = Departure(
+        seconds: block.start, took: block.start - (lastDeparture?.seconds ?? anchor.start), links: links)
       self.anchor = block
       candidate = nil
       isMoving = true
@@ -994,21 +1005,20 @@ public struct TrackOdometer: Sendable {
       let cosine = max(-1, min(1, (east * last.east + north * last.north) / (length * lastLength)))
       let turn = acos(cosine)
       let cut = length * turn * turn / 8
-      if moving, let variance = chordDifferenceVariance {
+      // Var(d) of the noise that turned the chord, where it is known: a moving chord's,
+      // learned; a chain's link's, whose ends are far apart in time, that of three
+      // independent ends, 6σ² per axis (σ² = a block's accuracy² / 2).
+      var noiseVariance: Double?
+      if moving {
+        noiseVariance = chordDifferenceVariance
+      } else if chained {
+        let sigma = sigma(start.sigma)
+        noiseVariance = 3 * sigma * sigma
+      }
+      if let noiseVariance {
         // What the chord cut of the path counts too (``turnCarry``), less what noise
         // turned it by.
-        turnCarry += cut - variance / (8 * length)
-        if turnCarry > 0 {
-          count(turnCarry)
-          turnCarry = 0
-        }
-        correctedCutSquares += cut * cut
-      } else if chained {
-        // A link of a slow movement's chain: its ends are far apart in time, so their
-        // errors are taken as independent, and the noise's share of θ² is that of three
-        // independent ends, Var(d) = 6σ² per axis (σ² = a block's accuracy² / 2).
-        let sigma = sigma(start.sigma)
-        turnCarry += cut - 3 * sigma * sigma / (8 * length)
+        turnCarry += cut - noiseVariance / (8 * length)
         if turnCarry > 0 {
           count(turnCarry)
           turnCarry = 0
