@@ -147,8 +147,11 @@ public struct FixAssembler {
   private func corrected(_ date: CalendarDate) -> CalendarDate {
     rolloverDays == 0 ? date : CalendarDate(daysSinceEpoch: date.daysSinceEpoch + rolloverDays)
   }
-  /// The fix of a cycle completed by a decoded sentence, until taken.
-  private var completedFix: Fix?
+  /// The fix of a cycle completed by a decoded sentence, valid while `hasCompletedFix`.
+  /// Not an optional: taking a fix out of one copied all of its 281 bytes three times,
+  /// for every fix.
+  private var completedFix = Fix(timeOfDay: TimeOfDay(microseconds: 0))
+  private var hasCompletedFix = false
 
   /// Creates an assembler; `date` names the date of the first cycle for logs that carry
   /// none (RMC and ZDA dates take over as soon as they come); `geoid` gives separations
@@ -202,7 +205,9 @@ public struct FixAssembler {
     else {
       return .headingOrVariation
     }
-    guard completedFix == other.completedFix else { return .completedFix }
+    guard
+      hasCompletedFix == other.hasCompletedFix && (!hasCompletedFix || completedFix == other.completedFix)
+    else { return .completedFix }
     guard
       cycleEnder == other.cycleEnder && lastKindInCycle == other.lastKindInCycle
         && previousCandidate == other.previousCandidate && keptForAnotherCycle == other.keptForAnotherCycle
@@ -238,7 +243,7 @@ public struct FixAssembler {
     guard days != 0 else { return }
     dates.shift(byDays: days)
     if let time = previous?.time { previous?.time = time.shifted(byDays: days) }
-    if let time = completedFix?.time { completedFix?.time = time.shifted(byDays: days) }
+    if hasCompletedFix, let time = completedFix.time { completedFix.time = time.shifted(byDays: days) }
     if let time = headingReading?.time { headingReading?.time = time.shifted(byDays: days) }
   }
 
@@ -256,8 +261,10 @@ public struct FixAssembler {
     {
       previous?.time = theirs.time
     }
-    if completedFix != nil, completedFix?.time == nil, other.completedFix?.timeOfDay == completedFix?.timeOfDay {
-      completedFix?.time = other.completedFix?.time
+    if hasCompletedFix, completedFix.time == nil, other.hasCompletedFix,
+      other.completedFix.timeOfDay == completedFix.timeOfDay
+    {
+      completedFix.time = other.completedFix.time
     }
   }
 
@@ -361,7 +368,9 @@ public struct FixAssembler {
 
   /// The fix of the cycle the last ``add(_:)`` of a decoded sentence completed.
   mutating func takeCompletedFix() -> Fix {
-    completedFix.take()!
+    precondition(hasCompletedFix, "no completed fix to take")
+    hasCompletedFix = false
+    return completedFix
   }
 
   /// Names the date of the first cycle unless the log has given one already.
@@ -715,13 +724,15 @@ public struct FixAssembler {
   public mutating func finish() -> Fix? {
     guard hasCycle else { return nil }
     hasCycle = false
-    return makeFix(cycle)
+    return makeFix()
   }
 
   /// Completes the current cycle, if any, into ``completedFix``; `true` if there was one.
   private mutating func completeCycle() -> Bool {
     guard hasCycle else { return false }
-    completedFix = finish()
+    hasCycle = false
+    completedFix = makeFix()
+    hasCompletedFix = true
     return true
   }
 
@@ -751,7 +762,9 @@ public struct FixAssembler {
     cycle.coordinateDecimals = decimals
   }
 
-  private mutating func makeFix(_ cycle: Cycle) -> Fix {
+  /// The fix of the current ``cycle``: read in place, where passing the cycle (some 400
+  /// bytes) to a mutating method copied it for every fix.
+  private mutating func makeFix() -> Fix {
     var fix = Fix(timeOfDay: cycle.time)
     if let date = cycle.date { dates.observe(date, at: cycle.time) }
     fix.time = dates.resolve(cycle.time)
@@ -768,7 +781,7 @@ public struct FixAssembler {
     fix.differentialAge = cycle.differentialAge
     fix.differentialStation = cycle.differentialStation
     if tracksSatellites { fix.satellites = sky.satellites(cycle: cycleCount, hadGSA: cycle.hasGSA) }
-    setHeights(of: &fix, cycle)
+    setHeights(of: &fix)
     if let variation = cycle.magneticVariation { lastVariation = variation }
 
     guard let latitude = cycle.latitude, let longitude = cycle.longitude else { return fix }
@@ -788,7 +801,7 @@ public struct FixAssembler {
     fix.speed = cycle.speed
     fix.course = cycle.course
     if cycle.speed != nil || cycle.course != nil { fix.speedSource = .receiver }
-    setAccuracy(of: &fix, cycle)
+    setAccuracy(of: &fix)
     if let previous {
       let seconds = Self.seconds(from: (previous.time, previous.timeOfDay), to: (fix.time, fix.timeOfDay))
       if let seconds, seconds > 0, seconds <= 60, fix.mode == .threeD, previous.mode == .threeD {
@@ -823,7 +836,8 @@ public struct FixAssembler {
 
   /// Altitude above mean sea level, geoid separation and ellipsoidal height, in the order
   /// of precedence the type's documentation gives.
-  private func setHeights(of fix: inout Fix, _ cycle: Cycle) {
+  @inline(__always)
+  private func setHeights(of fix: inout Fix) {
     var altitude = cycle.altitude
     var separation = cycle.geoidSeparation
     var ellipsoidal: Double?
@@ -860,7 +874,8 @@ public struct FixAssembler {
   }
 
   /// The accuracy from the best source the cycle has, at least the coordinates' resolution.
-  private func setAccuracy(of fix: inout Fix, _ cycle: Cycle) {
+  @inline(__always)
+  private func setAccuracy(of fix: inout Fix) {
     if let statistics = cycle.errorStatistics, let latitude = statistics.latitude,
       let longitude = statistics.longitude
     {
