@@ -482,10 +482,13 @@ struct DopplerMotion: Sendable {
     /// Least squares in the active columns (white, Gauss-Markov, trend), by Cramer's rule
     /// on their normal equations (at most 3 × 3); `nil` when a coefficient comes out
     /// negative or the system is singular.
+    ///
+    /// In scalars, without an array: a fit solves 180 of these, and building the
+    /// matrices as arrays allocated a dozen times for each.
     func solve(_ active: (Bool, Bool, Bool)) -> (residual: Double, b: Double, s: Double)? {
       var used = (0, 0, 0)
       var count = 0
-      for (column, isActive) in [(0, active.0), (1, active.1), (2, active.2)] where isActive {
+      func use(_ column: Int) {
         switch count {
         case 0: used.0 = column
         case 1: used.1 = column
@@ -493,6 +496,9 @@ struct DopplerMotion: Sendable {
         }
         count += 1
       }
+      if active.0 { use(0) }
+      if active.1 { use(1) }
+      if active.2 { use(2) }
       var c = (0.0, 0.0, 0.0)
       func set(_ column: Int, _ value: Double) {
         switch column {
@@ -513,24 +519,28 @@ struct DopplerMotion: Sendable {
         set(i, (right(i) * gram(j, j) - right(j) * gram(i, j)) / d)
         set(j, (gram(i, i) * right(j) - gram(i, j) * right(i)) / d)
       default:
-        func det(_ m: [[Double]]) -> Double {
-          m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-        }
-        let matrix = (0..<3).map { i in (0..<3).map { j in gram(i, j) } }
-        let d = det(matrix)
+        // The rows of G are (g0 g1 g2), (g1 g3 g4), (g2 g4 g5); each coefficient is the
+        // determinant with its column replaced by h, over G's.
+        let d = Self.determinant(g.0, g.1, g.2, g.1, g.3, g.4, g.2, g.4, g.5)
         guard abs(d) > 1e-300 else { return nil }
-        for column in 0..<3 {
-          var replaced = matrix
-          for row in 0..<3 { replaced[row][column] = right(row) }
-          set(column, det(replaced) / d)
-        }
+        c.0 = Self.determinant(h.0, g.1, g.2, h.1, g.3, g.4, h.2, g.4, g.5) / d
+        c.1 = Self.determinant(g.0, h.0, g.2, g.1, h.1, g.4, g.2, h.2, g.5) / d
+        c.2 = Self.determinant(g.0, g.1, h.0, g.1, g.3, h.1, g.2, g.4, h.2) / d
       }
       guard c.0 >= 0, c.1 >= 0, c.2 >= 0 else { return nil }
       let quadratic =
         c.0 * c.0 * g.0 + c.1 * c.1 * g.3 + c.2 * c.2 * g.5 + 2 * (c.0 * c.1 * g.1 + c.0 * c.2 * g.2 + c.1 * c.2 * g.4)
       let residual = max(0, quadratic - 2 * (c.0 * h.0 + c.1 * h.1 + c.2 * h.2) + n)
       return (residual, c.0, c.1)
+    }
+
+    /// The determinant of the 3 × 3 matrix of rows (m00 m01 m02), (m10 m11 m12),
+    /// (m20 m21 m22), expanded along the first row.
+    private static func determinant(
+      _ m00: Double, _ m01: Double, _ m02: Double, _ m10: Double, _ m11: Double, _ m12: Double, _ m20: Double,
+      _ m21: Double, _ m22: Double
+    ) -> Double {
+      m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20)
     }
   }
 
