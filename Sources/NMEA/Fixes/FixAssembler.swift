@@ -836,8 +836,10 @@ public struct FixAssembler {
 
   /// Altitude above mean sea level, geoid separation and ellipsoidal height, in the order
   /// of precedence the type's documentation gives.
-  @inline(__always)
-  private func setHeights(of fix: inout Fix) {
+  ///
+  /// `mutating` though it changes nothing, as ``setAccuracy(of:)``: a non-mutating call
+  /// from ``makeFix()`` copied the whole assembler (1,335 bytes) for every fix.
+  private mutating func setHeights(of fix: inout Fix) {
     var altitude = cycle.altitude
     var separation = cycle.geoidSeparation
     var ellipsoidal: Double?
@@ -874,8 +876,9 @@ public struct FixAssembler {
   }
 
   /// The accuracy from the best source the cycle has, at least the coordinates' resolution.
-  @inline(__always)
-  private func setAccuracy(of fix: inout Fix) {
+  ///
+  /// `mutating` though it changes nothing (see ``setHeights(of:)``).
+  private mutating func setAccuracy(of fix: inout Fix) {
     if let statistics = cycle.errorStatistics, let latitude = statistics.latitude,
       let longitude = statistics.longitude
     {
