@@ -29,6 +29,42 @@ extension Geodesic {
   func shortDistance(
     _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
   ) -> Double? {
+    shortChord(latitude1, longitude1, latitude2, longitude2)?.distance
+  }
+
+  /// The distance and the final azimuth (the direction of travel on arrival at the second
+  /// point, degrees in (−180°, 180°]) of a line between two points at most
+  /// ``shortLineDegrees`` apart, as ``shortDistance(_:_:_:_:)`` measures it; `nil` for
+  /// points further apart, or a latitude outside [−90°, 90°]. For the speed and course a
+  /// receiver without Doppler gives neither: one per fix, at a fifth of the cost of
+  /// ``inverse(latitude1:longitude1:latitude2:longitude2:)``.
+  ///
+  /// The azimuth is the chord's direction in the horizontal plane at the second point.
+  /// On a sphere that is exactly the great circle's: the chord, the circle's tangent at
+  /// the point and the vertical there lie in one plane, the circle's. On the ellipsoid
+  /// the plane of the normal section differs from the geodesic's by a turn of order
+  /// e²(s/a)², under 10⁻⁸° at 5.5 km. Against Karney's solution it agrees within
+  /// 10⁻⁶° for lines of 1 m and more (tested); shorter lines are dominated by the
+  /// rounding of the coordinates, as in the full solution.
+  package func shortDistanceAndFinalAzimuth(
+    _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
+  ) -> (distance: Double, finalAzimuth: Double)? {
+    guard let chord = shortChord(latitude1, longitude1, latitude2, longitude2) else { return nil }
+    // The second point's east and north, in the frame turned to the first one's longitude.
+    let east = -chord.sinLambda * chord.dx + chord.cosLambda * chord.dy
+    let north = -chord.sin2 * (chord.cosLambda * chord.dx + chord.sinLambda * chord.dy) + chord.cos2 * chord.dz
+    let degrees = atan2(east, north) / Angle.radiansPerDegree
+    return (chord.distance, degrees == -180 ? 180 : degrees + 0)
+  }
+
+  /// The chord between two points at most ``shortLineDegrees`` apart, in Earth-centred
+  /// coordinates turned so that the first point's longitude is 0, with the geodesic
+  /// distance it gives; `nil` for points further apart, or a latitude outside
+  /// [−90°, 90°].
+  @inline(__always)
+  private func shortChord(
+    _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
+  ) -> ShortChord? {
     var deltaLongitude = longitude2 - longitude1
     if deltaLongitude > 180 {
       deltaLongitude -= 360
@@ -54,8 +90,10 @@ extension Geodesic {
     let dx = n2 * cos2 * cosLambda - n1 * cos1
     let dy = n2 * cos2 * sinLambda
     let dz = (1 - e2) * (n2 * sin2 - n1 * sin1)
+    var chord = ShortChord(
+      dx: dx, dy: dy, dz: dz, sin2: sin2, cos2: cos2, sinLambda: sinLambda, cosLambda: cosLambda, distance: 0)
     let chord2 = dx * dx + dy * dy + dz * dz
-    guard chord2 > 0 else { return 0 }
+    guard chord2 > 0 else { return chord }
     // Curvature at the middle, in the direction of the line: north and east parts of
     // the step (their scale does not matter, only their ratio).
     let sinMiddle = (sin1 + sin2) / 2
@@ -66,7 +104,8 @@ extension Geodesic {
     let east = deltaLongitude * primeVertical * (cos1 + cos2) / 2
     let across = north * north + east * east
     let curvature = across > 0 ? (north * north / meridian + east * east / primeVertical) / across : 1 / meridian
-    return chord2.squareRoot() * (1 + curvature * curvature * chord2 / 24)
+    chord.distance = chord2.squareRoot() * (1 + curvature * curvature * chord2 / 24)
+    return chord
   }
 
   /// The sine and cosine of an angle of at most ``shortLineDegrees`` (in radians, under
@@ -79,4 +118,14 @@ extension Geodesic {
     let cosine = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30))
     return (sine, cosine)
   }
+}
+
+/// A short line's chord (see `Geodesic.shortChord`): its Earth-centred components in a
+/// frame turned to the first point's longitude, what the second point's horizontal plane
+/// takes from that frame, and the geodesic distance.
+private struct ShortChord {
+  var dx, dy, dz: Double
+  var sin2, cos2: Double
+  var sinLambda, cosLambda: Double
+  var distance: Double
 }

@@ -104,6 +104,49 @@ struct GeodesicReferenceTests {
     print("short lines: worst error \(worst) m, relative \(worstRelative)")
   }
 
+  @Test func shortLinesFinalAzimuthAgreesWithTheFullSolution() throws {
+    // What a fix without Doppler takes its speed and course from: against GeographicLib's
+    // short lines, and against Karney's series on steps of 1 m to the 0.05° limit at every
+    // latitude. The distance is `distance`'s, exactly.
+    func turn(_ a: Double, _ b: Double) -> Double { abs(remainder(a - b, 360)) }
+    var checked = 0
+    for reference in try ReferenceData.load().inverse where reference.distance >= 1 {
+      guard
+        let short = geodesic.shortDistanceAndFinalAzimuth(
+          reference.latitude1, reference.longitude1, reference.latitude2, reference.longitude2)
+      else { continue }
+      checked += 1
+      #expect(turn(short.finalAzimuth, reference.finalAzimuth) <= 1e-6, "\(reference): \(short.finalAzimuth)")
+    }
+    #expect(checked >= 20)
+    var random = SeededRandom(seed: 2027)
+    var worst = 0.0
+    var lines = 0
+    for index in 0..<100_000 {
+      let latitude1 =
+        index % 50 == 0 ? 90 - 0.05 * random.uniform() : index % 50 == 1 ? -90 : 180 * random.uniform() - 90
+      let longitude1 = index % 7 == 0 ? 179.99 + 0.01 * random.uniform() : 360 * random.uniform() - 180
+      let scale = pow(10, -5 + 3.7 * random.uniform())
+      let latitude2 = min(90, max(-90, latitude1 + scale * (2 * random.uniform() - 1)))
+      let longitude2 = longitude1 + (index % 3 == 0 ? 0 : scale * (2 * random.uniform() - 1))
+      let full = geodesic.inverse(
+        latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+      guard full.distance >= 1,
+        let short = geodesic.shortDistanceAndFinalAzimuth(latitude1, longitude1, latitude2, longitude2)
+      else { continue }
+      lines += 1
+      #expect(
+        short.distance
+          == geodesic.distance(
+            latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+      )
+      worst = max(worst, turn(short.finalAzimuth, full.finalAzimuth))
+    }
+    #expect(lines >= 50_000)
+    #expect(worst <= 1e-6, "worst \(worst)°")
+    print("short lines: worst final azimuth \(worst)° over \(lines) lines of 1 m or more")
+  }
+
   @Test func directMatches() throws {
     for reference in try ReferenceData.load().direct {
       let result = geodesic.direct(
