@@ -766,6 +766,13 @@ public struct FixAssembler {
   /// bytes) to a mutating method copied it for every fix.
   private mutating func makeFix() -> Fix {
     var fix = Fix(timeOfDay: cycle.time)
+    fill(&fix)
+    return fix
+  }
+
+  /// Fills in a fix of the current cycle's time. A method of its own, with one way out of
+  /// ``makeFix()``: its several returns of the fix copied all of it three times.
+  private mutating func fill(_ fix: inout Fix) {
     if let date = cycle.date { dates.observe(date, at: cycle.time) }
     fix.time = dates.resolve(cycle.time)
     fix.quality = cycle.ggaQuality ?? cycle.modeQuality
@@ -784,7 +791,7 @@ public struct FixAssembler {
     setHeights(of: &fix)
     if let variation = cycle.magneticVariation { lastVariation = variation }
 
-    guard let latitude = cycle.latitude, let longitude = cycle.longitude else { return fix }
+    guard let latitude = cycle.latitude, let longitude = cycle.longitude else { return }
     fix.latitude = latitude
     fix.longitude = longitude
     let hasAltitude = fix.altitudeMSL != nil || fix.altitudeHAE != nil
@@ -820,7 +827,6 @@ public struct FixAssembler {
     previous = PreviousFix(
       timeOfDay: fix.timeOfDay, time: fix.time, latitude: latitude, longitude: longitude, mode: fix.mode,
       altitudeMSL: fix.altitudeMSL, horizontalAccuracy: fix.horizontalAccuracy)
-    return fix
   }
 
   /// The seconds from one fix to the next: by their full times when both have one,
