@@ -12,6 +12,16 @@ public enum LocationRenderer {
   public static func text(
     _ location: Location, _ odometer: TrackOdometer, heading: Heading? = nil, into line: inout ByteBuffer
   ) {
+    text(
+      location, distance: odometer.distance, distanceError: odometer.distanceError, heading: heading, into: &line)
+  }
+
+  /// The same line, from the odometer's distance and its 1-sigma uncertainty, metres,
+  /// taken already.
+  public static func text(
+    _ location: Location, distance: Double, distanceError: Double, heading: Heading? = nil,
+    into line: inout ByteBuffer
+  ) {
     func value(_ number: Double?, _ decimals: Int, _ unit: StaticString, into line: inout ByteBuffer) {
       if let number {
         line.append(number, decimals: decimals)
@@ -45,9 +55,9 @@ public enum LocationRenderer {
     line.append(derived && location.course != nil ? " course ~" : " course ")
     value(location.course, 1, "°", into: &line)
     line.append(" distance ")
-    line.append(odometer.distance, decimals: 1)
+    line.append(distance, decimals: 1)
     line.append(" m ±")
-    line.append(odometer.distanceError, decimals: 1)
+    line.append(distanceError, decimals: 1)
     line.append(" m")
     if let heading, heading.direction != nil {
       line.append(" heading")

@@ -18,11 +18,15 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   // The properties read or written for every fix skip the runtime's exclusivity check
   // (`@exclusivity(unchecked)`: a call into the runtime per access, more than the work
   // beside it). Being on one serial queue, no two accesses overlap in time, and no access
-  // spans a call that could begin another (the renderer gets the odometer by value).
+  // spans a call that could begin another: the renderer is handed the odometer in place
+  // (`inout`, below), and no renderer calls back into the session.
 
   private let source: SourceRun
   private var manager: LocationManager { source.manager }
-  private let render: (Location, TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
+  /// Shows a fix. The odometer is `inout` only so that it is not copied: it is a stored
+  /// property of this class, and passing it by value copied all of it (2 KB, two dozen
+  /// retains) for every fix. Renderers read it and do not change it.
+  private let render: (Location, inout TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
   /// Called with every heading, when headings are wanted.
   private let renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)?
   /// Each device's latest heading, for the fix it goes with.
@@ -62,7 +66,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     recognized: ((MovementEvent) -> Bool)? = nil,
     renderHeading: ((Heading, _ severalDevices: Bool) -> Bool)? = nil,
     regionEvent: ((RegionEvent, _ severalDevices: Bool) -> Bool)? = nil,
-    render: @escaping (Location, TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
+    render: @escaping (Location, inout TrackOdometer, _ severalDevices: Bool, _ heading: Heading?) -> Bool
   ) {
     self.source = source
     self.render = render
@@ -180,7 +184,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     if let time = heading?.timestamp, let fixTime = location.timestamp, time.seconds(since: fixTime) < -1 {
       heading = nil
     }
-    if !render(location, odometer, devices.count > 1, heading) {
+    if !render(location, &odometer, devices.count > 1, heading) {
       // Nobody reads the output any more (a closed pipe): end quietly.
       manager.stopUpdating()
       source.finish()

@@ -227,16 +227,24 @@ enum PrintCommand {
       }
       // Thinned for the output only: the odometer has counted the fix already.
       if interval != nil, !interval!.admits(location) { return true }
-      let open = output.write(kind: location.device ?? "") { line in
-        if json {
-          LocationRenderer.json(location, odometer, into: &line)
-        } else {
+      // The odometer's figures are taken out here: the closure below, handed the odometer
+      // itself, copied all of it (2 KB) for every fix.
+      let open: Bool
+      if json {
+        let distances = TrackDistances(odometer)
+        open = output.write(kind: location.device ?? "") { line in
+          LocationRenderer.json(location, distances, into: &line)
+        }
+      } else {
+        let (distance, distanceError) = (odometer.distance, odometer.distanceError)
+        open = output.write(kind: location.device ?? "") { line in
           // With several gpsd devices, each line says whose it is.
           if severalDevices, let device = location.device {
             line.append(string: device)
             line.append(UInt8(ascii: " "))
           }
-          LocationRenderer.text(location, odometer, heading: heading, into: &line)
+          LocationRenderer.text(
+            location, distance: distance, distanceError: distanceError, heading: heading, into: &line)
         }
       }
       guard let count else { return open }
