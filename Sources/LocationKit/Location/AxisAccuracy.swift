@@ -41,10 +41,12 @@ extension Location {
     /// The sine and cosine of an angle in degrees: looked up for whole degrees, which is
     /// what GSV gives (four calls to the library for each satellite of each fix were a
     /// tenth of `print --json`'s work), and the same values as the library's either way.
+    // Taken once: each use of a static table checks that it was made.
+    let (sines, cosines) = (wholeDegreeSines, wholeDegreeCosines)
     @inline(__always)
     func sineCosine(degrees: Double) -> (sin: Double, cos: Double) {
       if degrees >= 0, degrees < 360, let whole = Int(exactly: degrees) {
-        return (wholeDegreeSines[whole], wholeDegreeCosines[whole])
+        return (sines[whole], cosines[whole])
       }
       let radians = degrees * (.pi / 180)
       return (sin(radians), cos(radians))
