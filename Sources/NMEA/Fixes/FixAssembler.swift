@@ -844,7 +844,7 @@ public struct FixAssembler {
   /// of precedence the type's documentation gives.
   ///
   /// `mutating` though it changes nothing, as ``setAccuracy(of:)``: a non-mutating call
-  /// from ``makeFix()`` copied the whole assembler (1,335 bytes) for every fix.
+  /// from the mutating ``fill(_:)`` copied the whole assembler (1,335 bytes) for every fix.
   private mutating func setHeights(of fix: inout Fix) {
     var altitude = cycle.altitude
     var separation = cycle.geoidSeparation
