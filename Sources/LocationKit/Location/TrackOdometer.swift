@@ -224,7 +224,7 @@ public struct TrackOdometer: Sendable {
   /// Positions only: the last chord counted, metres east and north, and its seconds.
   private var lastChord: (east: Double, north: Double, seconds: Double)?
   /// The squared second differences of consecutive chords of about equal time, m².
-  private var chordDifferences = MedianWindow(capacity: 600)
+  private var chordDifferences = MedianWindow(capacity: 600, keepsSorted: true)
   /// The variance per axis of the chords' second differences, Var(d), m², from the median
   /// of ``chordDifferences`` (worked out as each comes); `nil` before ten.
   private var chordDifferenceVariance: Double?
@@ -847,6 +847,7 @@ public struct TrackOdometer: Sendable {
   /// often standing, in its least accurate minutes) longer than a body at the slowest
   /// movement the chords count (``positionsMovingSpeed``) takes to leave the noise, so
   /// that a track that begins in motion has no stand to come back to.
+  @inline(__always)
   private func isStand(_ anchor: Block, leftBy block: Block) -> Bool {
     let stood = block.start - standingSince
     if stood >= Self.excursionSeconds { return true }
@@ -964,6 +965,7 @@ public struct TrackOdometer: Sendable {
   /// - within ``chainWindow`` times the time the last departure took;
   /// - for the first two links, it goes on from the last chord (a turn of less than 90°):
   ///   an excursion of the position error goes out and comes back.
+  @inline(__always)
   private func isChainLink(from anchor: Block, to block: Block) -> Bool {
     guard chainIsOpen(from: anchor, at: block.start), let last = lastDeparture else { return false }
     guard last.links < 2 else { return true }
@@ -974,6 +976,7 @@ public struct TrackOdometer: Sendable {
 
   /// Whether a departure from `anchor` at `seconds` may be the next link of a chain
   /// (``isChainLink(from:to:)``, but for the direction of its first links).
+  @inline(__always)
   private func chainIsOpen(from anchor: Block, at seconds: Double) -> Bool {
     guard excursion == nil, let last = lastDeparture else { return false }
     return anchor.start - last.seconds <= 3 * Self.chordSeconds + Self.blockSeconds
@@ -983,6 +986,7 @@ public struct TrackOdometer: Sendable {
   /// The chord from `start` to `end`, metres east and north, on a sphere of the
   /// ellipsoid's mean radius (its directions and second differences are what count; the
   /// chord's length is the geodesic's), across the antimeridian too.
+  @inline(__always)
   private func chordVector(from start: Block, to end: Block) -> (east: Double, north: Double) {
     let metresPerDegree = 111_195.0
     return (
@@ -1037,6 +1041,7 @@ public struct TrackOdometer: Sendable {
     if chordDifferences.count >= 10 { chordDifferenceVariance = chordDifferences.median / (2 * log(2.0)) }
   }
 
+  @inline(__always)
   private func sigma(_ accuracy: Double) -> Double {
     guard latitudeQuantum.isFinite || longitudeQuantum.isFinite else { return accuracy }
     let latitudeCell = latitudeQuantum.isFinite ? latitudeQuantum * 111_000 : 0
@@ -1046,6 +1051,7 @@ public struct TrackOdometer: Sendable {
 
   private var latitudeOfTrack: Double { previous?.latitude ?? 0 }
 
+  @inline(__always)
   private func combinedSigma(_ a: Block, _ b: Block) -> Double {
     let sigmaA = sigma(a.sigma)
     let sigmaB = sigma(b.sigma)
