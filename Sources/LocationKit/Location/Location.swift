@@ -90,7 +90,7 @@ public struct Location: Sendable, Equatable {
   }
 
   /// The location of a fix, or `nil` when the fix has no position.
-  public init?(_ fix: Fix) {
+  public init?(_ fix: borrowing Fix) {
     guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
     self.init(latitude: latitude, longitude: longitude, timeOfDay: fix.timeOfDay, mode: fix.mode)
     horizontalAccuracy = fix.horizontalAccuracy

@@ -1164,7 +1164,7 @@ struct TrackClock: Sendable {
       timeOfDay = point.timeOfDay
     }
 
-    init(_ location: Location) {
+    init(_ location: borrowing Location) {
       timestamp = location.timestamp
       timeOfDay = location.timeOfDay
     }

@@ -39,7 +39,7 @@ public struct TrackPoint: Sendable, Equatable {
   }
 
   /// The point of a location.
-  public init(_ location: Location) {
+  public init(_ location: borrowing Location) {
     latitude = location.latitude
     longitude = location.longitude
     horizontalAccuracy = location.horizontalAccuracy
@@ -52,7 +52,7 @@ public struct TrackPoint: Sendable, Equatable {
 
   /// The point of a fix, as ``Location/init(_:)`` would have it, without building the
   /// location; `nil` when the fix has no position.
-  public init?(_ fix: Fix) {
+  public init?(_ fix: borrowing Fix) {
     guard fix.hasPosition, let latitude = fix.latitude, let longitude = fix.longitude else { return nil }
     self.latitude = latitude
     self.longitude = longitude

@@ -42,7 +42,7 @@ public struct TrackDistances: Sendable {
   public var stoppedTime: Double
 
   /// The figures of `odometer` now.
-  public init(_ odometer: TrackOdometer) {
+  public init(_ odometer: borrowing TrackOdometer) {
     distance = odometer.distance
     distanceError = odometer.distanceError
     pathLength = odometer.pathLength
