@@ -122,7 +122,7 @@ struct GeodesicReferenceTests {
     var random = SeededRandom(seed: 2027)
     var worst = 0.0
     var lines = 0
-    for index in 0..<100_000 {
+    for index in 0..<30_000 {
       let latitude1 =
         index % 50 == 0 ? 90 - 0.05 * random.uniform() : index % 50 == 1 ? -90 : 180 * random.uniform() - 90
       let longitude1 = index % 7 == 0 ? 179.99 + 0.01 * random.uniform() : 360 * random.uniform() - 180
@@ -142,7 +142,7 @@ struct GeodesicReferenceTests {
       )
       worst = max(worst, turn(short.finalAzimuth, full.finalAzimuth))
     }
-    #expect(lines >= 50_000)
+    #expect(lines >= 15_000)
     #expect(worst <= 1e-6, "worst \(worst)°")
     print("short lines: worst final azimuth \(worst)° over \(lines) lines of 1 m or more")
   }
