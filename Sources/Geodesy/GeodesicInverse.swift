@@ -68,6 +68,18 @@ extension Geodesic {
     if let short = shortDistance(latitude1, longitude1, latitude2, longitude2) { return short }
     return solveInverse(latitude1, longitude1, latitude2, longitude2).distance
   }
+
+  /// The geodesic distance in metres between two points and the direction of travel on
+  /// arrival at the second, as `distance` measures them: along the chord for points
+  /// within 0.05° of each other (see `shortDistanceAndFinalAzimuth`), by the full
+  /// solution otherwise. For a speed and course from successive positions.
+  package func distanceAndFinalAzimuth(
+    latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double
+  ) -> (distance: Double, finalAzimuth: Double) {
+    if let short = shortDistanceAndFinalAzimuth(latitude1, longitude1, latitude2, longitude2) { return short }
+    let line = inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+    return (line.distance, line.finalAzimuth)
+  }
 }
 
 /// Distance in metres and azimuths at both ends.

@@ -918,15 +918,10 @@ public struct FixAssembler {
   /// previous fix's position to this one's.
   private func derive(_ fix: inout Fix, from previous: PreviousFix, seconds: Double) {
     guard let latitude = fix.latitude, let longitude = fix.longitude else { return }
-    // A step of a track is short: the short line's chord, at a fifth of the full solution's
-    // cost, and within nanometres and 10⁻⁶° of it.
-    let line =
-      Geodesic.wgs84.shortDistanceAndFinalAzimuth(previous.latitude, previous.longitude, latitude, longitude)
-      ?? {
-        let line = Geodesic.wgs84.inverse(
-          latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
-        return (line.distance, line.finalAzimuth)
-      }()
+    // A step of a track is short: measured along its chord, at a fifth of the full
+    // solution's cost, and within nanometres and 10⁻⁶° of it.
+    let line = Geodesic.wgs84.distanceAndFinalAzimuth(
+      latitude1: previous.latitude, longitude1: previous.longitude, latitude2: latitude, longitude2: longitude)
     let speed = line.distance / seconds
     // Faster than anything a receiver tracks on Earth: a position jump, not a speed.
     guard speed < 10_000 else { return }
