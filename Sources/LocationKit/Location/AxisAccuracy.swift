@@ -38,11 +38,11 @@ extension Location {
   /// Cholesky factor `L` (`GᵀG = LLᵀ`): `Q = (L⁻¹)ᵀL⁻¹`, so `Qᵢᵢ` is the sum of the squares
   /// of column `i` of `L⁻¹`. Nothing is allocated: it runs for every fix printed as JSON.
   private static func dilutions(of satellites: [SatelliteInfo], usedOnly: Bool) -> (east: Double, north: Double)? {
+    // Taken once: each use of a static table checks that it was made.
+    let (sines, cosines) = (wholeDegreeSines, wholeDegreeCosines)
     /// The sine and cosine of an angle in degrees: looked up for whole degrees, which is
     /// what GSV gives (four calls to the library for each satellite of each fix were a
     /// tenth of `print --json`'s work), and the same values as the library's either way.
-    // Taken once: each use of a static table checks that it was made.
-    let (sines, cosines) = (wholeDegreeSines, wholeDegreeCosines)
     @inline(__always)
     func sineCosine(degrees: Double) -> (sin: Double, cos: Double) {
       if degrees >= 0, degrees < 360, let whole = Int(exactly: degrees) {
