@@ -79,6 +79,22 @@ struct GeodesicReferenceTests {
     }
   }
 
+  /// A random step of a track for the short-line tests, 10^e degrees across for e drawn
+  /// from `lowest` to `lowest + span`, at every latitude: every 50th step leaves the North
+  /// Pole's cap and the next the South Pole, every 7th starts just west of the
+  /// antimeridian, and every 3rd runs along a meridian.
+  static func randomStep(_ index: Int, _ random: inout SeededRandom, exponents lowest: Double, _ span: Double) -> (
+    Double, Double, Double, Double
+  ) {
+    let latitude1 =
+      index % 50 == 0 ? 90 - 0.05 * random.uniform() : index % 50 == 1 ? -90 : 180 * random.uniform() - 90
+    let longitude1 = index % 7 == 0 ? 179.99 + 0.01 * random.uniform() : 360 * random.uniform() - 180
+    let scale = pow(10, lowest + span * random.uniform())
+    let latitude2 = min(90, max(-90, latitude1 + scale * (2 * random.uniform() - 1)))
+    let longitude2 = longitude1 + (index % 3 == 0 ? 0 : scale * (2 * random.uniform() - 1))
+    return (latitude1, longitude1, latitude2, longitude2)
+  }
+
   @Test func shortLinesAgreeWithTheFullSolution() {
     // Steps of a track, from 1 nm to the 0.05° limit, at every latitude (poles and the
     // antimeridian included), measured from their chord against Karney's series.
@@ -86,12 +102,7 @@ struct GeodesicReferenceTests {
     var worst = 0.0
     var worstRelative = 0.0
     for index in 0..<200_000 {
-      let latitude1 =
-        index % 50 == 0 ? 90 - 0.05 * random.uniform() : index % 50 == 1 ? -90 : 180 * random.uniform() - 90
-      let longitude1 = index % 7 == 0 ? 179.99 + 0.01 * random.uniform() : 360 * random.uniform() - 180
-      let scale = pow(10, -9 + 7.7 * random.uniform())
-      let latitude2 = min(90, max(-90, latitude1 + scale * (2 * random.uniform() - 1)))
-      let longitude2 = longitude1 + (index % 3 == 0 ? 0 : scale * (2 * random.uniform() - 1))
+      let (latitude1, longitude1, latitude2, longitude2) = Self.randomStep(index, &random, exponents: -9, 7.7)
       let full = geodesic.inverse(
         latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2
       ).distance
@@ -123,12 +134,7 @@ struct GeodesicReferenceTests {
     var worst = 0.0
     var lines = 0
     for index in 0..<30_000 {
-      let latitude1 =
-        index % 50 == 0 ? 90 - 0.05 * random.uniform() : index % 50 == 1 ? -90 : 180 * random.uniform() - 90
-      let longitude1 = index % 7 == 0 ? 179.99 + 0.01 * random.uniform() : 360 * random.uniform() - 180
-      let scale = pow(10, -5 + 3.7 * random.uniform())
-      let latitude2 = min(90, max(-90, latitude1 + scale * (2 * random.uniform() - 1)))
-      let longitude2 = longitude1 + (index % 3 == 0 ? 0 : scale * (2 * random.uniform() - 1))
+      let (latitude1, longitude1, latitude2, longitude2) = Self.randomStep(index, &random, exponents: -5, 3.7)
       let full = geodesic.inverse(
         latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
       guard full.distance >= 1,
