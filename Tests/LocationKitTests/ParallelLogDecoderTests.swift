@@ -230,7 +230,8 @@ import Testing
 
   /// A magnetic variation the receiver gave once, at the start, far behind every
   /// warm-up: the chunks are still decoded in parallel and the variation handed over;
-  /// only when a heading sentence in a chunk needs it is that chunk decoded again.
+  /// only when a heading sentence in a chunk needs it is that chunk decoded again, from
+  /// a little before the heading on (the receiver gives no variation again).
   @Test(arguments: [false, true])
   func aVariationGivenLongAgoIsHandedOverUnlessAHeadingNeedsIt(headings: Bool) throws {
     let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
@@ -257,11 +258,37 @@ import Testing
     if headings {
       // The headings took their declination from the variation: true 126.9°.
       #expect(expected.events.contains { $0.contains("126.9") }, "\(expected.events.filter { $0.contains("HDM") })")
-      let redone = decoder.chunksInOrderByReason[.state(.headingOrVariation), default: 0]
-      #expect(redone > 0 && redone == decoder.chunksDecodedInOrder, "\(decoder.chunksInOrderByReason)")
+      #expect(
+        decoder.chunksPartlyDecodedTwice > 0 && decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
     } else {
       #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
     }
+  }
+
+  /// A receiver that gives its variation in stretches, a compass's heading coming first
+  /// (the corpus's logs joined end to end do this): only the stretch of a chunk from a
+  /// little before the heading to the variation is decoded again, with the variation the receiver
+  /// gave before the chunk, and the worker's events on either side of it are used. Where
+  /// no variation came before, the worker's events are used whole.
+  @Test func aHeadingBeforeTheChunksOwnVariationIsDecodedAgainOnlyUpToIt() throws {
+    let log = try GeneratedLog(cycles: 6000, start: 3600, dated: true, lossEvery: 0)
+    let stretches = try log.insertHeadingsBeforeVariations(seed: 23)
+    let expected = try Self.serial(log.path, NMEADecoder.Options())
+    #expect(expected.events.count { $0.hasPrefix("heading") } == stretches)
+    let chunkSize = 65_536
+    let (transcript, decoder) = try Self.decodedInParallel(
+      log.path, NMEADecoder.Options(), jobs: 2, chunkSize: chunkSize, warmUp: 16_384)
+    #expect(transcript == expected)
+    let counts =
+      "\(decoder.chunks) chunks, \(stretches) stretches, \(decoder.chunksInOrderByReason), \(decoder.chunksPartlyDecodedTwice) in part, \(decoder.bytesPartlyDecodedTwice) bytes"
+    #expect(decoder.chunks >= 20 && stretches > 5, "\(counts)")
+    #expect(decoder.chunksDecodedInOrder == 0, "\(decoder.chunksInOrderByReason)")
+    // The first heading has no variation before it: its chunk needs nothing again.
+    #expect(decoder.chunksPartlyDecodedTwice > 0 && decoder.chunksPartlyDecodedTwice < stretches)
+    // Each stretch: up to the resume interval before the heading, the 20-odd lines to
+    // the variation, and the short slice that ends in it.
+    let stretch = decoder.resumeInterval + 2 * 4096
+    #expect(decoder.bytesPartlyDecodedTwice < decoder.chunksPartlyDecodedTwice * stretch, "\(counts)")
   }
 
   @Test func aLongRunWithoutNewlinesLeavesChunksEmptyAndTheOutputTheSame() throws {
@@ -374,45 +401,5 @@ import Testing
       "/usr/bin/taskset", ["-c", "0", "/usr/bin/grep", "Cpus_allowed:", "/proc/self/status"])
     #expect(child.wait(timeout: 30) == 0)
     #expect(child.standardOutput.contains("1"), "taskset's mask is what availableCores reads")
-  }
-}
-
-/// A log of 10 Hz cycles written for these tests: GGA, GSA, GSV every second and, when
-/// `dated`, RMC; every `lossEvery` cycles, 30 cycles without a fix.
-final class GeneratedLog {
-  let path: String
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  init(cycles: Int, start: Int, dated: Bool, lossEvery: Int) throws {
-    var text = "# a generated log\r\n"
-    var latitude = 48.1
-    for index in 0..<cycles {
-      let tenths = (start * 10 + index) % 864_000
-      let seconds = tenths / 10
-      let time = String(format: "%02d%02d%02d.%d", seconds / 3600, seconds / 60 % 60, seconds % 60, tenths % 10)
-      let lost = lossEvery > 0 && index % lossEvery >= lossEvery - 30
-      latitude += 0.00001
-      let minutes = (latitude - 48) * 60
-      let position = String(format: "48%08.5f,N,01134.00000,E", minutes)
-      text +=
-        checksummed(
-          "$GPGGA,\(time),\(lost ? ",,," : position),\(lost ? 0 : 1),08,0.9,\(lost ? "" : "520.0"),M,47.0,M,,") + "\r\n"
-      text += checksummed("$GPGSA,A,\(lost ? 1 : 3),01,02,03,04,05,06,07,08,,,,,1.5,0.9,1.2") + "\r\n"
-      if tenths % 10 == 0 {
-        text += checksummed("$GPGSV,2,1,08,01,40,083,46,02,17,308,41,03,07,344,39,04,22,228,45") + "\r\n"
-        text += checksummed("$GPGSV,2,2,08,05,40,083,46,06,17,308,41,07,07,344,39,08,22,228,45") + "\r\n"
-      }
-      if dated {
-        let day = (start * 10 + index) >= 864_000 ? "021226" : "011226"
-        text +=
-          checksummed(
-            "$GPRMC,\(time),\(lost ? "V" : "A"),\(lost ? ",,," : position),1.2,45.0,\(day),,,\(lost ? "N" : "A")")
-          + "\r\n"
-      }
-      if index == cycles / 3 { text += "$GPGGA,garbage*00\r\n\u{1}\u{2}binary\r\n" }
-    }
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("parallel-\(UUID().uuidString).nmea").path
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
   }
 }

@@ -77,6 +77,26 @@ import Testing
     #expect(small.error == "whereami: \(log): decoded by one decoder (not a regular file of 8 MB or more)\n")
   }
 
+  /// Compass headings before the chunk's own variation, one given further back than the
+  /// warm-up (as in the corpus's logs joined end to end): only the stretch up to the
+  /// variation is decoded again, `-v` says how much, and the output is the same.
+  @Test func summaryVerboseSaysWhatWasDecodedTwiceInPart() throws {
+    let log = try GeneratedLog(cycles: 6000, start: 3600, dated: true, lossEvery: 0)
+    #expect(try log.insertHeadingsBeforeVariations(seed: 23) > 5)
+    let environment = ["WHEREAMI_CHUNK_SIZE": "65536"]
+    let split = try runWhereAmI(["summary", "-v", log.path, "--jobs", "2"], environment: environment)
+    #expect(split.code == 0)
+    let pattern =
+      /whereami: .+: (\d+) chunks on 2 threads; 0 decoded in order; (\d+) decoded twice in part \((\d+) KB in all: a heading went without the variation the receiver gave before the chunk\)\n/
+    let line = try #require(split.error.wholeMatch(of: pattern), "\(split.error)")
+    #expect(Int(line.output.1)! >= 20 && Int(line.output.2)! > 0 && Int(line.output.3)! > 0)
+    #expect(split.output == (try runWhereAmI(["summary", log.path, "--jobs", "1"])).output)
+    let scratch = try ExportScratch()
+    for command in [["print", "--json"], ["summary", "--json"]] {
+      try Self.expectSameOutput(command, log.path, jobs: 2, environment: environment, scratch)
+    }
+  }
+
   /// A log whose chunks must nearly all be decoded twice (more than 256 kinds of unknown
   /// sentence, each chunk bringing new ones): after the first chunks the rest is read on
   /// one thread, and `-v` says from where.

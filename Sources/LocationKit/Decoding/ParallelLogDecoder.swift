@@ -51,6 +51,14 @@ public struct ParallelLogDecoder: Sendable {
   public var chunksDecodedTwice: Int {
     chunksInOrderByReason.filter { $0.key != .notDecodedAhead }.values.reduce(0, +)
   }
+  /// How many chunks were decoded twice in part, after
+  /// ``decode(_:size:isCancelled:progress:_:)``: a heading sentence in each went without
+  /// the magnetic variation the receiver had given before the chunk (further back than
+  /// the warm-up), so the stretch from up to ``resumeInterval`` before it to where the
+  /// worker learned a variation of its own was decoded again in order, with it.
+  public private(set) var chunksPartlyDecodedTwice = 0
+  /// The bytes of those stretches (see ``chunksPartlyDecodedTwice``).
+  public private(set) var bytesPartlyDecodedTwice = 0
   /// How many chunks a worker decoded only in part, because their events reached the
   /// memory a chunk may keep (``eventBytesPerChunkByte``): the rest of each was decoded
   /// in order, once.
@@ -70,6 +78,10 @@ public struct ParallelLogDecoder: Sendable {
   /// ``eventBytesPerChunkByte``): 3 MB, so that the small chunks tests cut logs into keep
   /// all their events; tests of the budget itself lower it.
   package var smallestEventBudget = 3 << 20
+  /// How far back at most the merger resumes, when a heading in a chunk went without the
+  /// variation the receiver gave before it (see ``chunksPartlyDecodedTwice``): 64 KB, a
+  /// copy of the worker's decoder each time, while it has learned no variation.
+  package var resumeInterval = 64 << 10
   /// How many chunks are taken before ``givesUpSplitting`` decides.
   public static let trialChunks = 4
 
@@ -92,13 +104,15 @@ public struct ParallelLogDecoder: Sendable {
   public var smallestSplit = ParallelLogDecoder.smallestSplitFile
 
   /// Creates a decoder for `jobs` threads, with chunks of `chunkSize` bytes (a small size,
-  /// for tests, also shortens the warm-up to four chunks, and splits files of any size).
+  /// for tests, also shortens the warm-up to four chunks and ``resumeInterval`` to an
+  /// eighth of a chunk, and splits files of any size).
   public init(options: NMEADecoder.Options, jobs: Int, chunkSize: Int? = nil) {
     self.options = options
     self.jobs = max(1, jobs)
     if let chunkSize {
       self.chunkSize = max(1, chunkSize)
       warmUp = min(warmUp, 4 * max(1, chunkSize))
+      resumeInterval = min(resumeInterval, max(256, chunkSize / 8))
       smallestSplit = 1
     }
   }
@@ -137,7 +151,8 @@ public struct ParallelLogDecoder: Sendable {
     progress: (DecoderStatistics) -> Void = { _ in }, _ handle: (consuming DecoderEvent) -> Void
   ) throws(SystemError) -> DecoderStatistics? {
     let plan = ChunkPlan(
-      size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp), smallestEventBudget: smallestEventBudget)
+      size: size, chunkSize: max(1, chunkSize), warmUp: max(0, warmUp), smallestEventBudget: smallestEventBudget,
+      resumeInterval: max(1, resumeInterval))
     let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
@@ -201,6 +216,7 @@ public struct ParallelLogDecoder: Sendable {
       guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
       chunks += 1
       var inOrder: ChunkInOrderReason? = .notDecodedAhead
+      var variationGap: VariationGap?
       var days = 0
       var dating: FixAssembler.Dating?
       var datesStated = false
@@ -227,18 +243,39 @@ public struct ParallelLogDecoder: Sendable {
         if let difference = start.difference(from: decoder) {
           inOrder = .state(difference)
         } else if !start.hasVariation && decoder.hasVariation && end.assumedNoVariation {
-          // The worker had not learned the variation a heading in the chunk needed.
-          inOrder = .state(.headingOrVariation)
+          // The worker had not learned the variation a heading in the chunk needed: the
+          // stretch where it went without is decoded again, with it.
+          variationGap = chunk.variationGap
+          if variationGap == nil || days != 0 || dating != nil
+            || !Self.mergesExactly(decoder.statistics, variationGap!.resume.statistics)
+          {
+            variationGap = nil
+            inOrder = .state(.headingOrVariation)
+          } else {
+            inOrder = nil
+          }
+        } else if let learned = chunk.variationGap?.learned {
+          // The worker's statistics restarted where it learned the variation.
+          var statistics = decoder.statistics
+          let exact = Self.mergesExactly(statistics, learned.statistics)
+          statistics.merge(learned.statistics)
+          inOrder = exact && Self.mergesExactly(statistics, end.statistics) ? nil : .unknownSentenceList
+          if inOrder == nil {
+            statistics = learned.statistics
+            statistics.merge(end.statistics)
+            end.statistics = statistics
+          }
         } else {
           inOrder = Self.mergesExactly(decoder.statistics, end.statistics) ? nil : .unknownSentenceList
         }
         chunk.end = end
       }
-      if let start = chunk.start, let end = chunk.end, inOrder == nil {
-        let shift = decoder.line - start.line
-        let delivered = chunk.events.withUnsafeMutableBufferPointer { events in
+      /// Hands over the worker's events in `range`, their lines moved by `shift`; `false`
+      /// when cancelled.
+      func deliver(_ range: Range<Int>, shift: Int) -> Bool {
+        chunk.events.withUnsafeMutableBufferPointer { events in
           guard let first = events.baseAddress else { return true }
-          for index in events.indices {
+          for index in range {
             if isCancelled() { return false }
             // Taken out rather than copied (a fix is a few hundred bytes) and handed over,
             // a placeholder without references left for the array to destroy.
@@ -259,7 +296,45 @@ public struct ParallelLogDecoder: Sendable {
           }
           return true
         }
-        if !delivered { return nil }
+      }
+      if let gap = variationGap, let start = chunk.start, let end = chunk.end {
+        // The worker's events up to the stretch, then the stretch decoded here from the
+        // worker's decoder at its start, with the variation this decoder had.
+        chunksPartlyDecodedTwice += 1
+        guard deliver(0..<gap.resumeEvents, shift: decoder.line - start.line) else { return nil }
+        var statistics = decoder.statistics
+        statistics.merge(gap.resume.statistics)
+        let before = decoder
+        decoder = gap.resume
+        decoder.adoptVariation(of: before)
+        decoder.shiftLines(by: before.line - start.line)
+        decoder.statistics = statistics
+        let stretchEnd = gap.learned?.offset ?? chunk.decodedEnd
+        bytesPartlyDecodedTwice += stretchEnd - gap.resumeOffset
+        guard try readInOrder(gap.resumeOffset..<stretchEnd) else { return nil }
+        if let learned = gap.learned, learned.decoder.difference(from: decoder) == nil,
+          Self.mergesExactly(decoder.statistics, end.statistics)
+        {
+          // The same state where the worker learned its variation: its events from there.
+          let shift = decoder.line - learned.decoder.line
+          guard deliver(learned.events..<chunk.events.count, shift: shift) else { return nil }
+          statistics = decoder.statistics
+          statistics.merge(end.statistics)
+          decoder = end
+          decoder.shiftLines(by: shift)
+          decoder.statistics = statistics
+          if chunk.decodedEnd < chunk.range.upperBound {
+            chunksFinishedInOrder += 1
+            guard try readInOrder(chunk.decodedEnd..<chunk.range.upperBound) else { return nil }
+          }
+        } else {
+          // No variation learned in the chunk, or not the same state: the rest in order.
+          bytesPartlyDecodedTwice += chunk.decodedEnd - stretchEnd
+          guard try readInOrder(stretchEnd..<chunk.range.upperBound) else { return nil }
+        }
+      } else if let start = chunk.start, let end = chunk.end, inOrder == nil {
+        let shift = decoder.line - start.line
+        guard deliver(0..<chunk.events.count, shift: shift) else { return nil }
         var statistics = decoder.statistics
         statistics.merge(end.statistics)
         let before = decoder
@@ -369,6 +444,10 @@ struct ChunkPlan: Sendable {
   let chunkSize: Int
   let warmUp: Int
   var smallestEventBudget = 3 << 20
+  /// How far back at most a worker keeps its decoder, while it has not learned a magnetic
+  /// variation, for the merger to resume from should a heading go without one (see
+  /// ``VariationGap``).
+  var resumeInterval = 64 << 10
   /// The longest chunk a worker decodes; a longer one is left to be decoded in order.
   var maximumChunk: Int { 4 * chunkSize + SentenceFramer.maximumLength }
 
@@ -399,6 +478,27 @@ struct DecodedChunk {
   var events: [DecoderEvent] = []
   /// Whether a heading reading is among the events (its declination depends on the day).
   var hasHeadings = false
+  /// Where a heading in the chunk went without a magnetic variation the worker had not
+  /// learned; `nil` when none did.
+  var variationGap: VariationGap?
+}
+
+/// The stretch of a chunk in which its headings went without a magnetic variation: from
+/// the start of the piece in which the first did, to where the worker learned one of its
+/// own. Only that stretch depends on the variation before the chunk, which the worker
+/// cannot see (a receiver may give it once, megabytes back); the merger decodes it again
+/// with that variation, and takes the worker's events on either side of it.
+struct VariationGap {
+  /// The worker's decoder where the stretch begins, with the statistics from the chunk's
+  /// start; the byte offset there, and how many events came before.
+  var resume: NMEADecoder
+  var resumeOffset: Int
+  var resumeEvents: Int
+  /// Where the worker first had a variation of its own after the stretch began: its
+  /// decoder there (its statistics restarted from there, so the chunk's end has those of
+  /// the rest alone), the byte offset, the events before it, and the statistics of the
+  /// chunk up to there. `nil` when the worker learned none in the chunk.
+  var learned: (decoder: NMEADecoder, offset: Int, events: Int, statistics: DecoderStatistics)?
 }
 
 /// Reads and decodes chunks for the workers.
@@ -438,9 +538,20 @@ struct ChunkReader: Sendable {
     var hasHeadings = false
     var budget = plan.eventBudget
     var decodedEnd = start
+    // While the decoder has no variation and no heading has gone without one, the
+    // decoder as it was at most ``ChunkPlan/resumeInterval`` bytes back, where the
+    // merger would resume if the next heading goes without.
+    var resume: (decoder: NMEADecoder, offset: Int, events: Int)?
+    var variationGap: VariationGap?
     try read(start..<end, buffer, { overflowed || abandoned || cancelled() }) { bytes in
       var offset = 0
       while offset < bytes.count && !overflowed && !abandoned {
+        let position = decodedEnd + offset
+        let watchesVariation = variationGap == nil && !decoder.hasVariation
+        if watchesVariation && position - (resume?.offset ?? -plan.resumeInterval) >= plan.resumeInterval {
+          // (A copy every 64 KB; the arrays it shares are copied once on write.)
+          resume = (decoder, position, events.count)
+        }
         // Whole pieces while the events so far say the budget has room for twice their
         // density; then slices that cannot take more than the budget left, however
         // dense their events. When it runs out, the decoder stops at a slice's end: the
@@ -451,7 +562,14 @@ struct ChunkReader: Sendable {
         // (Never whole before the first slice: nothing yet tells the density.)
         let whole = decoded > 0 && Double(budget) > 2 * density * Double(remaining) + Double(Self.reserve)
         let slice = max(Self.smallestSlice, budget / Self.mostEventBytesPerByte)
-        let length = whole ? remaining : min(remaining, slice)
+        var length = whole ? remaining : min(remaining, slice)
+        if watchesVariation {
+          length = min(length, plan.resumeInterval - (position - resume!.offset))
+        } else if let gap = variationGap, gap.learned == nil {
+          // Short slices until the worker learns a variation: the merger decodes the
+          // stretch up to there again.
+          length = min(length, Self.variationSlice)
+        }
         decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) { event in
           // Fixes, nearly every event, first, without a look at what they hold: a fix
           // is 300 bytes, and each copy of it shows.
@@ -471,12 +589,21 @@ struct ChunkReader: Sendable {
           events.append(consume event)
         }
         offset += length
+        if watchesVariation, decoder.assumedNoVariation, let resume {
+          variationGap = VariationGap(resume: resume.decoder, resumeOffset: resume.offset, resumeEvents: resume.events)
+        }
+        if !watchesVariation { resume = nil }
+        if variationGap != nil, variationGap?.learned == nil, decoder.hasVariation {
+          variationGap?.learned = (decoder, decodedEnd + offset, events.count, decoder.statistics)
+          decoder.statistics = DecoderStatistics()
+        }
         if budget < Self.reserve { overflowed = true }
       }
       decodedEnd += offset
     }
     chunk.events = consume events
     chunk.hasHeadings = hasHeadings
+    chunk.variationGap = variationGap
     if abandoned {
       // No decoder to continue from.
       chunk.start = nil
@@ -493,6 +620,10 @@ struct ChunkReader: Sendable {
 
   /// The shortest slice a chunk is decoded in near the end of its event budget, bytes.
   static let smallestSlice = 64
+
+  /// The slices a chunk is decoded in while its headings go without a variation, bytes:
+  /// the merger decodes again up to the end of the slice in which the worker learns one.
+  static let variationSlice = 4096
 
   /// The budget left when a worker stops: what the densest slice could take.
   static let reserve = smallestSlice * mostEventBytesPerByte

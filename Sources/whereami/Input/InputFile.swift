@@ -88,6 +88,11 @@ struct InputFile: ~Copyable {
       line += decoder.chunksInOrderByReason.sorted { ($0.value, $1.key.description) > ($1.value, $0.key.description) }
         .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
+    if decoder.chunksPartlyDecodedTwice > 0 {
+      let kilobytes = (decoder.bytesPartlyDecodedTwice + 512) / 1024
+      line += "; \(decoder.chunksPartlyDecodedTwice) decoded twice in part (\(kilobytes) KB in all: a heading went"
+      line += " without the variation the receiver gave before the chunk)"
+    }
     if decoder.chunksFinishedInOrder > 0 {
       line += "; \(decoder.chunksFinishedInOrder) finished in order (their events filled the memory a chunk may keep)"
     }
