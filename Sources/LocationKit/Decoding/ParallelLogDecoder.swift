@@ -19,7 +19,9 @@ import NMEA
 /// speed, never the output.
 ///
 /// Two kinds of state are handed over rather than learned: the latest magnetic variation,
-/// and the day of a log without dates of its own (dated by `--date` or a comment). A log
+/// and the day of a log without dates of its own (dated by `--date` or a comment). Where
+/// a heading in a chunk needed the variation before it, only the stretch up to the
+/// worker's own first variation is decoded again (``chunksPartlyDecodedTwice``). A log
 /// whose chunks mostly fail all the same (more than 256 kinds of unknown sentence) is
 /// read in order after the first ``trialChunks`` (``givesUpSplitting``). A worker stops
 /// where its chunk's events reach ``eventBytesPerChunkByte`` per byte, and the rest of the
