@@ -285,14 +285,20 @@ public struct ParallelLogDecoder: Sendable {
               // Straight from the array to the handler: each copy of a fix is 300 bytes.
               handle((first + index).move())
             } else {
-              var event = (first + index).move()
-              if shift != 0 && event.hasLine { event = Self.shifted(event, by: shift) }
-              if days != 0 { event = Self.dated(event, byDays: days) }
-              if dating?.isOver == false, case .fix(var fix) = event {
-                dating?.date(&fix)
-                event = .fix(fix)
+              // One switch, each payload taken out and put back once: every test of an
+              // event's case, and every rewrap, copies all of it.
+              switch (first + index).move() {
+              case .fix(var fix):
+                if days != 0, let time = fix.time { fix.time = time.shifted(byDays: days) }
+                if dating?.isOver == false { dating?.date(&fix) }
+                handle(.fix(fix))
+              case .heading(let reading): handle(.heading(reading))
+              case .sentence(let sentence, let line): handle(.sentence(sentence, line: line + shift))
+              case .accepted(let bytes, let line): handle(.accepted(bytes, line: line + shift))
+              case .rejected(var rejection):
+                rejection.line += shift
+                handle(.rejected(rejection))
               }
-              handle(consume event)
             }
             (first + index).initialize(to: .accepted([], line: 0))
           }
@@ -387,26 +393,6 @@ public struct ParallelLogDecoder: Sendable {
     guard chunk.otherUnlisted == 0 else { return false }
     let new = chunk.otherByAddress.keys.filter { sofar.otherByAddress[$0] == nil }.count
     return sofar.otherByAddress.count + new <= DecoderStatistics.maximumAddresses
-  }
-
-  /// `event` with its time moved by `days` whole days.
-  static func dated(_ event: DecoderEvent, byDays days: Int) -> DecoderEvent {
-    guard case .fix(var fix) = event, let time = fix.time else { return event }
-    fix.time = time.shifted(byDays: days)
-    return .fix(fix)
-  }
-
-  /// `event` with its line number moved by `shift`.
-  static func shifted(_ event: DecoderEvent, by shift: Int) -> DecoderEvent {
-    guard shift != 0 else { return event }
-    switch event {
-    case .fix, .heading: return event
-    case .sentence(let sentence, let line): return .sentence(sentence, line: line + shift)
-    case .accepted(let bytes, let line): return .accepted(bytes, line: line + shift)
-    case .rejected(var rejection):
-      rejection.line += shift
-      return .rejected(rejection)
-    }
   }
 }
 
