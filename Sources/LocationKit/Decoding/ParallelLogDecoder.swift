@@ -56,7 +56,7 @@ public struct ParallelLogDecoder: Sendable {
   /// How many chunks were decoded twice in part, after
   /// ``decode(_:size:isCancelled:progress:_:)``: a heading sentence in each went without
   /// the magnetic variation the receiver had given before the chunk (further back than
-  /// the warm-up), so the stretch from up to ``resumeInterval`` before it to where the
+  /// the warm-up), so the stretch from up to 64 KB before it to where the
   /// worker learned a variation of its own was decoded again in order, with it.
   public private(set) var chunksPartlyDecodedTwice = 0
   /// The bytes of those stretches (see ``chunksPartlyDecodedTwice``).
@@ -106,8 +106,8 @@ public struct ParallelLogDecoder: Sendable {
   public var smallestSplit = ParallelLogDecoder.smallestSplitFile
 
   /// Creates a decoder for `jobs` threads, with chunks of `chunkSize` bytes (a small size,
-  /// for tests, also shortens the warm-up to four chunks and ``resumeInterval`` to an
-  /// eighth of a chunk, and splits files of any size).
+  /// for tests, also shortens the warm-up to four chunks and the stretch a heading's
+  /// variation may cost to an eighth of a chunk, and splits files of any size).
   public init(options: NMEADecoder.Options, jobs: Int, chunkSize: Int? = nil) {
     self.options = options
     self.jobs = max(1, jobs)
