@@ -306,6 +306,30 @@ import Testing
     #expect(transcript == expected)
   }
 
+  /// A burst of binary garbage without a line end, longer than the warm-up, just before a
+  /// chunk (the garbage family has them): the warm-up finds no sentence in it, so it
+  /// reaches four times as far back, to the log before the burst, and the chunk is
+  /// decoded once.
+  @Test func aWarmUpInsideAGarbageBurstReachesPastIt() throws {
+    let log = try GeneratedLog(cycles: 3000, start: 3600, dated: true, lossEvery: 0)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: log.path))
+    let chunkSize = 8192
+    let boundary = 40 * chunkSize
+    // The burst and its line end fill the bytes from a line start some 50 KB before a
+    // chunk's nominal start up to it: the chunk begins right after the burst.
+    let lineStart = try #require(bytes[..<(boundary - 50_000)].lastIndex(of: 10)) + 1
+    var random = SeededRandom(seed: 29)
+    let garbage = (0..<(boundary - lineStart - 2)).map { _ in UInt8.random(in: 32...255, using: &random) }
+    bytes.insert(contentsOf: garbage + [13, 10], at: lineStart)
+    try bytes.write(to: URL(fileURLWithPath: log.path))
+    let expected = try Self.serial(log.path, Self.everyOption)
+    let (transcript, decoder) = try Self.decodedInParallel(log.path, Self.everyOption, jobs: 2, chunkSize: chunkSize)
+    #expect(decoder.warmUp * 3 > garbage.count && garbage.count > decoder.warmUp)
+    #expect(transcript == expected)
+    // (The chunk that holds the burst is too long to decode ahead: decoded once, in order.)
+    #expect(decoder.chunksDecodedTwice == 0, "\(decoder.chunksInOrderByReason)")
+  }
+
   @Test func chunksWithTooManyEventsToKeepAreDecodedInOrder() throws {
     // Random bytes give a rejection every few dozen bytes, each with its text (-v): more
     // than a chunk may keep. A worker stops where they fill it, or gives the chunk up

@@ -516,6 +516,14 @@ struct ChunkReader: Sendable {
     if start > 0 {
       let warmUpStart = try lineStart(atOrAfter: max(0, start - plan.warmUp), before: start, buffer) ?? start
       try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
+      if decoder.statistics.sentences == 0 && warmUpStart > 0 {
+        // Not one sentence: the warm-up fell in a burst of garbage (binary bytes, a run
+        // without a line end) and learned nothing. Four times as far back reaches past a
+        // burst of up to three warm-ups, to the log before it.
+        decoder = NMEADecoder(options: options)
+        let further = try lineStart(atOrAfter: max(0, start - 4 * plan.warmUp), before: start, buffer) ?? start
+        try read(further..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
+      }
       decoder.statistics = DecoderStatistics()
     }
     // From here on, a heading that went without a variation matters (see below).
