@@ -9,9 +9,10 @@ import NMEA
 /// line numbers and statistics.
 ///
 /// The file is cut into chunks at line starts. Each worker decodes a chunk with a decoder
-/// of its own, which first reads the ``warmUp`` bytes before the chunk, its events thrown
-/// away, to learn what the log's history teaches: the date, the open cycle, the previous
-/// fix, the receiver's cycle end and fix mode, the satellites in view. The chunks are then
+/// of its own, which first reads the ``warmUp`` bytes before the chunk (four times as many
+/// when those hold not one sentence), its events thrown away, to learn what the log's
+/// history teaches: the date, the open cycle, the previous fix, the receiver's cycle end
+/// and fix mode, the satellites in view. The chunks are then
 /// taken in order, and a chunk's events are used only when its decoder, after the warm-up,
 /// is in the very state of the decoder that read everything before the chunk
 /// (`NMEADecoder.continuesLike(_:)`: line numbers and cycle counts apart). When it is
