@@ -315,7 +315,8 @@ def rtk20(rng: random.Random) -> Iterator[str]:
             f"GNGGA,{time},{lat},{lon},{quality},18,0.6,{height:.3f},M,31.2,M,1.0,0042",
             f"GNRMC,{time},A,{lat},{lon},{speed * 3600 / 1852:.3f},{course:.2f},{moment:%d%m%y},,,R,V",
             f"GNGST,{time},0.012,0.010,0.008,37.2,{rng.uniform(0.008, 0.02):.3f},{rng.uniform(0.008, 0.02):.3f},0.021",
-            f"PUBX,00,{time},{lat},{lon},{height:.3f},R2,0.01,0.02,{speed * 3.6:.3f},{course:.2f},0.000,,0.6,0.8,0.5,18,0,0",
+            # u-blox documents NF, DR, G2, G3, D2, D3, RK and TT; a corrected fix is D3.
+            f"PUBX,00,{time},{lat},{lon},{height:.3f},D3,0.01,0.02,{speed * 3.6:.3f},{course:.2f},0.000,,0.6,0.8,0.5,18,0,0",
             f"PTNL,GGK,{time},{moment:%m%d%y},{lat},{lon},3,18,0.6,EHT{height:.3f},M",
         ]
         if epoch % rate == 0:
