@@ -108,14 +108,15 @@ public struct ParallelLogDecoder: Sendable {
 
   /// Creates a decoder for `jobs` threads, with chunks of `chunkSize` bytes (a small size,
   /// for tests, also shortens the warm-up to four chunks and the stretch a heading's
-  /// variation may cost to an eighth of a chunk, and splits files of any size).
+  /// variation may cost to an eighth of a chunk, at least 4 KB, and splits files of any
+  /// size).
   public init(options: NMEADecoder.Options, jobs: Int, chunkSize: Int? = nil) {
     self.options = options
     self.jobs = max(1, jobs)
     if let chunkSize {
       self.chunkSize = max(1, chunkSize)
       warmUp = min(warmUp, 4 * max(1, chunkSize))
-      resumeInterval = min(resumeInterval, max(256, chunkSize / 8))
+      resumeInterval = min(resumeInterval, max(4096, chunkSize / 8))
       smallestSplit = 1
     }
   }
