@@ -307,18 +307,31 @@ public struct ParallelLogDecoder: Sendable {
           return true
         }
       }
+      /// Continues from a worker's decoder: its lines moved by `shift`, the statistics so
+      /// far with `added` (the worker's since they last restarted), and the variation this
+      /// decoder had if the worker learned none.
+      func continueFrom(_ worker: NMEADecoder, shift: Int, adding added: DecoderStatistics) {
+        var statistics = decoder.statistics
+        statistics.merge(added)
+        let before = decoder
+        decoder = worker
+        decoder.adoptVariation(of: before)
+        decoder.shiftLines(by: shift)
+        decoder.statistics = statistics
+      }
+      /// Decodes here the rest of a chunk whose worker stopped where its events filled the
+      /// budget; `false` when cancelled.
+      func finishInOrder() throws(SystemError) -> Bool {
+        guard chunk.decodedEnd < chunk.range.upperBound else { return true }
+        chunksFinishedInOrder += 1
+        return try readInOrder(chunk.decodedEnd..<chunk.range.upperBound)
+      }
       if let gap = variationGap, let start = chunk.start, let end = chunk.end {
         // The worker's events up to the stretch, then the stretch decoded here from the
         // worker's decoder at its start, with the variation this decoder had.
         chunksPartlyDecodedTwice += 1
         guard deliver(0..<gap.resumeEvents, shift: decoder.line - start.line) else { return nil }
-        var statistics = decoder.statistics
-        statistics.merge(gap.resume.statistics)
-        let before = decoder
-        decoder = gap.resume
-        decoder.adoptVariation(of: before)
-        decoder.shiftLines(by: before.line - start.line)
-        decoder.statistics = statistics
+        continueFrom(gap.resume, shift: decoder.line - start.line, adding: gap.resume.statistics)
         let stretchEnd = gap.learned?.offset ?? chunk.decodedEnd
         bytesPartlyDecodedTwice += stretchEnd - gap.resumeOffset
         guard try readInOrder(gap.resumeOffset..<stretchEnd) else { return nil }
@@ -328,15 +341,8 @@ public struct ParallelLogDecoder: Sendable {
           // The same state where the worker learned its variation: its events from there.
           let shift = decoder.line - learned.decoder.line
           guard deliver(learned.events..<chunk.events.count, shift: shift) else { return nil }
-          statistics = decoder.statistics
-          statistics.merge(end.statistics)
-          decoder = end
-          decoder.shiftLines(by: shift)
-          decoder.statistics = statistics
-          if chunk.decodedEnd < chunk.range.upperBound {
-            chunksFinishedInOrder += 1
-            guard try readInOrder(chunk.decodedEnd..<chunk.range.upperBound) else { return nil }
-          }
+          continueFrom(end, shift: shift, adding: end.statistics)
+          guard try finishInOrder() else { return nil }
         } else {
           // No variation learned in the chunk, or not the same state: the rest in order.
           bytesPartlyDecodedTwice += chunk.decodedEnd - stretchEnd
@@ -345,19 +351,9 @@ public struct ParallelLogDecoder: Sendable {
       } else if let start = chunk.start, let end = chunk.end, inOrder == nil {
         let shift = decoder.line - start.line
         guard deliver(0..<chunk.events.count, shift: shift) else { return nil }
-        var statistics = decoder.statistics
-        statistics.merge(end.statistics)
-        let before = decoder
-        decoder = end
-        decoder.adoptVariation(of: before)
-        decoder.shiftLines(by: shift)
-        decoder.statistics = statistics
+        continueFrom(end, shift: shift, adding: end.statistics)
         if let dating { decoder.adoptDating(dating, anchor: !datesStated && !dating.isOver) }
-        if chunk.decodedEnd < chunk.range.upperBound {
-          // The worker stopped where its events filled the budget: the rest from here.
-          chunksFinishedInOrder += 1
-          guard try readInOrder(chunk.decodedEnd..<chunk.range.upperBound) else { return nil }
-        }
+        guard try finishInOrder() else { return nil }
       } else {
         chunksDecodedInOrder += 1
         if let inOrder { chunksInOrderByReason[inOrder, default: 0] += 1 }
@@ -474,8 +470,8 @@ struct DecodedChunk {
 }
 
 /// The stretch of a chunk in which its headings went without a magnetic variation: from
-/// the start of the piece in which the first did, to where the worker learned one of its
-/// own. Only that stretch depends on the variation before the chunk, which the worker
+/// up to ``ChunkPlan/resumeInterval`` before the first that did, to where the worker
+/// learned one of its own. Only that stretch depends on the variation before the chunk, which the worker
 /// cannot see (a receiver may give it once, megabytes back); the merger decodes it again
 /// with that variation, and takes the worker's events on either side of it.
 struct VariationGap {
@@ -516,15 +512,14 @@ struct ChunkReader: Sendable {
     guard start < end, end - start <= plan.maximumChunk else { return chunk }
     var decoder = NMEADecoder(options: options)
     if start > 0 {
-      let warmUpStart = try lineStart(atOrAfter: max(0, start - plan.warmUp), before: start, buffer) ?? start
-      try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
-      if decoder.statistics.sentences == 0 && warmUpStart > 0 {
-        // Not one sentence: the warm-up fell in a burst of garbage (binary bytes, a run
-        // without a line end) and learned nothing. Four times as far back reaches past a
-        // burst of up to three warm-ups, to the log before it.
+      // When the warm-up finds not one sentence, it fell in a burst of garbage (binary
+      // bytes, a run without a line end) and learned nothing: four times as far back
+      // reaches past a burst of up to three warm-ups, to the log before it.
+      for reach in [plan.warmUp, 4 * plan.warmUp] {
         decoder = NMEADecoder(options: options)
-        let further = try lineStart(atOrAfter: max(0, start - 4 * plan.warmUp), before: start, buffer) ?? start
-        try read(further..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
+        let warmUpStart = try lineStart(atOrAfter: max(0, start - reach), before: start, buffer) ?? start
+        try read(warmUpStart..<start, buffer, cancelled) { decoder.decode($0) { _ in } }
+        if decoder.statistics.sentences > 0 || warmUpStart == 0 { break }
       }
       decoder.statistics = DecoderStatistics()
     }
