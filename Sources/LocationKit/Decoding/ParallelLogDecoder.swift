@@ -161,7 +161,7 @@ public struct ParallelLogDecoder: Sendable {
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
     // fills it again, where a new one would cost a megabyte of fresh pages per chunk.
-    let spareEvents = Locked<[[DecoderEvent]]>([])
+    let spareEvents = Locked<[EventBuffer]>([])
     var workers: [pthread_t] = []
     for _ in 0..<min(jobs, plan.count) {
       queue.workerStarted()
@@ -170,16 +170,15 @@ public struct ParallelLogDecoder: Sendable {
           let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkReader.pieceSize, alignment: 16)
           defer { buffer.deallocate() }
           while let index = queue.nextChunk() {
-            var events = spareEvents.withLock { $0.popLast() } ?? []
-            events.removeAll(keepingCapacity: true)
-            // Room for as many events as a chunk may keep, once: growing the array would
-            // copy it over and over. Only the pages the events fill become resident.
-            events.reserveCapacity(plan.maximumEvents)
-            // Handed over, not shared: an array with a second owner would be copied on its
-            // first append here, and on delivery in order.
+            // Room for as many events as a chunk may keep, once: a new buffer would cost
+            // a megabyte of fresh pages per chunk.
+            let events = spareEvents.withLock { $0.popLast() } ?? EventBuffer(capacity: plan.maximumEvents)
+            // (Emptied in parallel here, not by the merger: what the merger did not
+            // take, after a cancellation or a stretch decoded again.)
+            events.removeAll()
             let result: Result<DecodedChunk, SystemError>
             do throws(SystemError) {
-              result = .success(try reader.decode(index, into: consume events, buffer, until: { queue.isCancelled }))
+              result = .success(try reader.decode(index, into: events, buffer, until: { queue.isCancelled }))
             } catch {
               result = .failure(error)
             }
@@ -210,13 +209,8 @@ public struct ParallelLogDecoder: Sendable {
       return !stopped
     }
     while let result = queue.take() {
-      // Consumed, so that the events array is the chunk's alone once handed back.
       var chunk = try (consume result).get()
-      defer {
-        let events = chunk.events
-        chunk.events = []
-        spareEvents.withLock { $0.append(events) }
-      }
+      defer { spareEvents.withLock { [events = chunk.events] in $0.append(events) } }
       guard chunk.range.lowerBound < chunk.range.upperBound else { continue }
       chunks += 1
       var inOrder: ChunkInOrderReason? = .notDecodedAhead
@@ -277,32 +271,30 @@ public struct ParallelLogDecoder: Sendable {
       /// Hands over the worker's events in `range`, their lines moved by `shift`; `false`
       /// when cancelled.
       func deliver(_ range: Range<Int>, shift: Int) -> Bool {
-        chunk.events.withUnsafeMutableBufferPointer { events in
-          guard let first = events.baseAddress else { return true }
-          for index in range {
-            if isCancelled() { return false }
-            // Taken out rather than copied (a fix is a few hundred bytes) and handed over,
-            // a placeholder without references left for the array to destroy.
-            if days == 0 && dating == nil && (shift == 0 || !(first + index).pointee.hasLine) {
-              // Straight from the array to the handler: each copy of a fix is 300 bytes.
-              handle((first + index).move())
-            } else {
-              // One switch, each payload taken out and put back once: every test of an
-              // event's case, and every rewrap, copies all of it.
-              switch (first + index).move() {
-              case .fix(var fix):
-                if days != 0, let time = fix.time { fix.time = time.shifted(byDays: days) }
-                if dating?.isOver == false { dating?.date(&fix) }
-                handle(.fix(fix))
-              case .heading(let reading): handle(.heading(reading))
-              case .sentence(let sentence, let line): handle(.sentence(sentence, line: line + shift))
-              case .accepted(let bytes, let line): handle(.accepted(bytes, line: line + shift))
-              case .rejected(var rejection):
-                rejection.line += shift
-                handle(.rejected(rejection))
-              }
+        let lineEvents = chunk.lineEvents
+        var nextLineEvent = lineEvents.firstIndex { $0 >= range.lowerBound } ?? lineEvents.count
+        return chunk.events.take(range) { index, event in
+          if isCancelled() { return false }
+          let hasLine = nextLineEvent < lineEvents.count && lineEvents[nextLineEvent] == index
+          if hasLine { nextLineEvent += 1 }
+          if days == 0 && dating == nil && (shift == 0 || !hasLine) {
+            // Straight from the buffer to the handler: each copy of a fix is 300 bytes.
+            handle(event)
+          } else {
+            // One switch, each payload taken out and put back once: every test of an
+            // event's case, and every rewrap, copies all of it.
+            switch consume event {
+            case .fix(var fix):
+              if days != 0, let time = fix.time { fix.time = time.shifted(byDays: days) }
+              if dating?.isOver == false { dating?.date(&fix) }
+              handle(.fix(fix))
+            case .heading(let reading): handle(.heading(reading))
+            case .sentence(let sentence, let line): handle(.sentence(sentence, line: line + shift))
+            case .accepted(let bytes, let line): handle(.accepted(bytes, line: line + shift))
+            case .rejected(var rejection):
+              rejection.line += shift
+              handle(.rejected(rejection))
             }
-            (first + index).initialize(to: .accepted([], line: 0))
           }
           return true
         }
@@ -461,9 +453,13 @@ struct DecodedChunk {
   /// Where the worker stopped: the chunk's end, or before it when the events reached
   /// the budget (the rest is decoded in order, from ``end``).
   var decodedEnd = 0
-  var events: [DecoderEvent] = []
+  var events: EventBuffer
   /// Whether a heading reading is among the events (its declination depends on the day).
   var hasHeadings = false
+  /// The indices in ``events``, ascending, of the events that carry a line (sentences,
+  /// rejections, accepted sentences): only their lines move at hand-over. Kept here
+  /// because asking an event its case copies all of it.
+  var lineEvents: [Int] = []
   /// Where a heading in the chunk went without a magnetic variation the worker had not
   /// learned; `nil` when none did.
   var variationGap: VariationGap?
@@ -497,7 +493,7 @@ struct ChunkReader: Sendable {
   /// Decodes chunk `index`, reading through `buffer`: its events (appended to `events`,
   /// an empty array with room), and its decoder before and after.
   func decode(
-    _ index: Int, into events: consuming [DecoderEvent], _ buffer: UnsafeMutableRawBufferPointer,
+    _ index: Int, into events: EventBuffer, _ buffer: UnsafeMutableRawBufferPointer,
     until cancelled: () -> Bool
   ) throws(SystemError) -> DecodedChunk {
     // A chunk begins at the first line start within its nominal bytes; one with none
@@ -505,10 +501,10 @@ struct ChunkReader: Sendable {
     // is scanned for a boundary at most twice, whatever the file.
     let nextStart = plan.nominalStart(index + 1)
     guard let start = try lineStart(atOrAfter: plan.nominalStart(index), before: nextStart, buffer) else {
-      return DecodedChunk(range: nextStart..<nextStart)
+      return DecodedChunk(range: nextStart..<nextStart, events: events)
     }
     let end = try lineStart(atOrAfter: nextStart, before: plan.size, buffer) ?? plan.size
-    var chunk = DecodedChunk(range: start..<end)
+    var chunk = DecodedChunk(range: start..<end, events: events)
     guard start < end, end - start <= plan.maximumChunk else { return chunk }
     var decoder = NMEADecoder(options: options)
     if start > 0 {
@@ -529,6 +525,7 @@ struct ChunkReader: Sendable {
     var overflowed = false
     var abandoned = false
     var hasHeadings = false
+    var lineEvents: [Int] = []
     var budget = plan.eventBudget
     var decodedEnd = start
     // While the decoder has no variation and no heading has gone without one, the
@@ -571,7 +568,9 @@ struct ChunkReader: Sendable {
           case .heading:
             budget -= MemoryLayout<DecoderEvent>.stride
             hasHeadings = true
-          default: budget -= Self.memory(of: event)
+          default:
+            budget -= Self.memory(of: event) + MemoryLayout<Int>.stride
+            lineEvents.append(events.count)
           }
           // Denser than the whole piece had room for (a burst of rejections): the chunk
           // is left to be decoded in order.
@@ -579,7 +578,7 @@ struct ChunkReader: Sendable {
             abandoned = true
             return
           }
-          events.append(consume event)
+          events.append(event)
         }
         offset += length
         if watchesVariation, decoder.assumedNoVariation, let resume {
@@ -594,8 +593,8 @@ struct ChunkReader: Sendable {
       }
       decodedEnd += offset
     }
-    chunk.events = consume events
     chunk.hasHeadings = hasHeadings
+    chunk.lineEvents = lineEvents
     chunk.variationGap = variationGap
     if abandoned {
       // No decoder to continue from.
@@ -677,16 +676,5 @@ struct ChunkReader: Sendable {
       piece = buffer.count
     }
     return nil
-  }
-
-}
-
-extension DecoderEvent {
-  /// Whether the event carries a line number (a fix or heading reading does not).
-  fileprivate var hasLine: Bool {
-    switch self {
-    case .fix, .heading: false
-    case .sentence, .accepted, .rejected: true
-    }
   }
 }
