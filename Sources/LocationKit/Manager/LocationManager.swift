@@ -480,10 +480,13 @@ public final class LocationManager: Sendable {
           break
         }
         var movement: MovementEvent?
-        if let template = state.movementRecognizer {
+        // Its settings read in place: binding the template would copy all of it (its
+        // odometer and locations, kilobytes) at every fix.
+        if let stopDuration = state.movementRecognizer?.stopDuration,
+          let minimumDistance = state.movementRecognizer?.minimumDistance
+        {
           movement = state.recognizers[
-            device,
-            default: MovementRecognizer(stopDuration: template.stopDuration, minimumDistance: template.minimumDistance)
+            device, default: MovementRecognizer(stopDuration: stopDuration, minimumDistance: minimumDistance)
           ].add(location)
         }
         if let update = Self.filtered(location, &state) {
