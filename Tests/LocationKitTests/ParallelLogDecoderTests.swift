@@ -89,6 +89,23 @@ import Testing
     }
   }
 
+  /// With no option that makes events hold memory of their own, a worker stores events
+  /// without looking at them, and looks through only the pieces that gave more events
+  /// than fixes: the rejections among them must still have their lines moved.
+  @Test func rejectionsStoredUnlookedAtKeepTheirLines() throws {
+    let path = TestPaths.fixture("corrupted.nmea")
+    let expected = try Self.serial(path, NMEADecoder.Options())
+    let rejections = expected.events.filter { $0.hasPrefix("rejected") }
+    #expect(rejections.count > 10 && rejections.count < expected.events.count / 2)
+    for (chunkSize, warmUp) in [(997, nil), (1009, 0), (3001, 200)] as [(Int, Int?)] {
+      let (transcript, _, chunks) = try Self.parallel(
+        path, NMEADecoder.Options(), jobs: 3, chunkSize: chunkSize, warmUp: warmUp)
+      #expect(chunks > 10)
+      #expect(transcript.statistics == expected.statistics, "in chunks of \(chunkSize)")
+      #expect(transcript.events == expected.events, "in chunks of \(chunkSize)")
+    }
+  }
+
   @Test func everyCorpusLogDecodesInChunksAsInOne() throws {
     let logs = TestPaths.corpusLogs
     #expect(logs.count >= 100, "the gpsd corpus is missing (set WHEREAMI_CORPUS)")

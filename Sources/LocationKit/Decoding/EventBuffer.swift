@@ -61,6 +61,24 @@ final class EventBuffer: @unchecked Sendable {
     return true
   }
 
+  /// What a stored event is, as far as handing it over cares.
+  enum Kind {
+    case fix, heading
+    /// A sentence, a rejection or an accepted sentence: its line moves at hand-over.
+    case carriesLine
+  }
+
+  /// The kind of the event at `index`, which is held. (Asking an event its case copies
+  /// all of it: for the few that are not fixes.)
+  func kind(at index: Int) -> Kind {
+    precondition(index >= firstHeld && index < count, "an event not held")
+    return switch (base + index).pointee {
+    case .fix: .fix
+    case .heading: .heading
+    case .sentence, .accepted, .rejected: .carriesLine
+    }
+  }
+
   /// Drops every event held and empties the buffer, keeping its room.
   func removeAll() {
     (base + firstHeld).deinitialize(count: count - firstHeld)

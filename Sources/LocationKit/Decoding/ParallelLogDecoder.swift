@@ -527,6 +527,9 @@ struct ChunkReader: Sendable {
     var hasHeadings = false
     var lineEvents: [Int] = []
     var budget = plan.eventBudget
+    // Events that hold memory of their own (a rejection's text, a sentence, its bytes):
+    // each is looked at for its cost as it comes.
+    let eventsHoldMore = options.detailsRejections || options.passesThrough || options.reportsSentences
     var decodedEnd = start
     // While the decoder has no variation and no heading has gone without one, the
     // decoder as it was at most ``ChunkPlan/resumeInterval`` bytes back, where the
@@ -560,25 +563,52 @@ struct ChunkReader: Sendable {
           // stretch up to there again.
           length = min(length, Self.variationSlice)
         }
-        decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) { event in
-          // Fixes, nearly every event, first, without a look at what they hold: a fix
-          // is 300 bytes, and each copy of it shows.
-          switch event {
-          case .fix: budget -= MemoryLayout<DecoderEvent>.stride
-          case .heading:
+        let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
+        if eventsHoldMore {
+          decoder.decode(piece) { event in
+            switch event {
+            case .fix: budget -= MemoryLayout<DecoderEvent>.stride
+            case .heading:
+              budget -= MemoryLayout<DecoderEvent>.stride
+              hasHeadings = true
+            default:
+              budget -= Self.memory(of: event) + MemoryLayout<Int>.stride
+              lineEvents.append(events.count)
+            }
+            // Denser than the whole piece had room for (a burst of rejections): the
+            // chunk is left to be decoded in order.
+            guard budget >= 0 else {
+              abandoned = true
+              return
+            }
+            events.append(event)
+          }
+        } else {
+          // Every event takes its place in the buffer and nothing more, so the budget
+          // needs no look at what an event is: a look copies all of it (a fix is 288
+          // bytes). Only a piece that gave more events than fixes is looked through
+          // afterwards, for its rejections' lines and its headings.
+          let (eventsBefore, fixesBefore) = (events.count, decoder.statistics.cycles)
+          decoder.decode(piece) { event in
             budget -= MemoryLayout<DecoderEvent>.stride
-            hasHeadings = true
-          default:
-            budget -= Self.memory(of: event) + MemoryLayout<Int>.stride
-            lineEvents.append(events.count)
+            guard budget >= 0 else {
+              abandoned = true
+              return
+            }
+            events.append(event)
           }
-          // Denser than the whole piece had room for (a burst of rejections): the chunk
-          // is left to be decoded in order.
-          guard budget >= 0 else {
-            abandoned = true
-            return
+          if !abandoned && events.count - eventsBefore != decoder.statistics.cycles - fixesBefore {
+            for index in eventsBefore..<events.count {
+              switch events.kind(at: index) {
+              case .fix: break
+              case .heading: hasHeadings = true
+              case .carriesLine:
+                budget -= MemoryLayout<Int>.stride
+                lineEvents.append(index)
+              }
+            }
+            if budget < 0 { abandoned = true }
           }
-          events.append(event)
         }
         offset += length
         if watchesVariation, decoder.assumedNoVariation, let resume {
