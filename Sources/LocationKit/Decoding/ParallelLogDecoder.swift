@@ -62,6 +62,12 @@ public struct ParallelLogDecoder: Sendable {
   public private(set) var chunksPartlyDecodedTwice = 0
   /// The bytes of those stretches (see ``chunksPartlyDecodedTwice``).
   public private(set) var bytesPartlyDecodedTwice = 0
+  /// How many chunks of a log that states no date (dated from `--date` or a comment)
+  /// had their dates moved by whole days at hand-over: their worker guessed the day
+  /// wrong (the log's time went back, or more than a day passed between the merger's
+  /// last chunk and theirs). Each costs a few copies of each of its fixes, not a
+  /// decoding.
+  package private(set) var chunksWithDatesMoved = 0
   /// How many chunks a worker decoded only in part, because their events reached the
   /// memory a chunk may keep (``eventBytesPerChunkByte``): the rest of each was decoded
   /// in order, once.
@@ -162,6 +168,10 @@ public struct ParallelLogDecoder: Sendable {
     // Event arrays handed back once delivered: a worker empties one (in parallel) and
     // fills it again, where a new one would cost a megabyte of fresh pages per chunk.
     let spareEvents = Locked<[EventBuffer]>([])
+    // For a log that states no date: the time this decoder dated last, which tells a
+    // worker the day its chunk is on (see ``ChunkReader/decode(_:into:_:reached:until:)``);
+    // until it has dated a chunk, the log's first cycle.
+    let reached = Locked<Timestamp?>(plan.count > 1 ? try reader.firstDatedCycle() : nil)
     var workers: [pthread_t] = []
     for _ in 0..<min(jobs, plan.count) {
       queue.workerStarted()
@@ -178,7 +188,9 @@ public struct ParallelLogDecoder: Sendable {
             events.removeAll()
             let result: Result<DecodedChunk, SystemError>
             do throws(SystemError) {
-              result = .success(try reader.decode(index, into: events, buffer, until: { queue.isCancelled }))
+              result = .success(
+                try reader.decode(
+                  index, into: events, buffer, reached: { reached.withLock { $0 } }, until: { queue.isCancelled }))
             } catch {
               result = .failure(error)
             }
@@ -236,6 +248,7 @@ public struct ParallelLogDecoder: Sendable {
             start.shiftDates(byDays: shift)
             end.shiftDates(byDays: shift)
             days = shift
+            if shift != 0 { chunksWithDatesMoved += 1 }
           }
         }
         if let difference = start.difference(from: decoder) {
@@ -359,6 +372,7 @@ public struct ParallelLogDecoder: Sendable {
         progress(decoder.statistics)
         break
       }
+      reached.withLock { [anchor = decoder.datesStated == 0 ? decoder.dateAnchor : nil] in $0 = anchor }
       progress(decoder.statistics)
     }
     if let readInOrderFrom {
@@ -491,10 +505,11 @@ struct ChunkReader: Sendable {
   let options: NMEADecoder.Options
 
   /// Decodes chunk `index`, reading through `buffer`: its events (appended to `events`,
-  /// an empty array with room), and its decoder before and after.
+  /// an empty buffer), and its decoder before and after. `reached` is the time the merger
+  /// dated last in a log that states no date, if it has dated one.
   func decode(
     _ index: Int, into events: EventBuffer, _ buffer: UnsafeMutableRawBufferPointer,
-    until cancelled: () -> Bool
+    reached: () -> Timestamp? = { nil }, until cancelled: () -> Bool
   ) throws(SystemError) -> DecodedChunk {
     // A chunk begins at the first line start within its nominal bytes; one with none
     // (a long run without newlines) is empty, its bytes in the chunk before. So each byte
@@ -518,6 +533,14 @@ struct ChunkReader: Sendable {
         if decoder.statistics.sentences > 0 || warmUpStart == 0 { break }
       }
       decoder.statistics = DecoderStatistics()
+      // A log that states no date, dated from a seed (`--date`, a comment): the warm-up
+      // dated its cycles from the seed's day, not the day the log has reached here. The
+      // day is guessed from the time the merger dated last, some chunks back: the first
+      // at or after it with this time of day. A wrong guess costs what no guess does (the
+      // merger moves the chunk's dates at hand-over), a right one saves that.
+      if decoder.datesStated == 0, let own = decoder.dateAnchor, let reached = reached() {
+        decoder.shiftDates(byDays: Self.days(from: own, toTheFirstAfter: reached))
+      }
     }
     // From here on, a heading that went without a variation matters (see below).
     decoder.resetVariationAssumption()
@@ -635,6 +658,35 @@ struct ChunkReader: Sendable {
     chunk.decodedEnd = decodedEnd
     return chunk
   }
+
+  /// The whole days from `time` to the first time at or after `reached` with its time of
+  /// day.
+  static func days(from time: Timestamp, toTheFirstAfter reached: Timestamp) -> Int {
+    var guess = Timestamp(date: reached.date, time: time.timeOfDay)
+    if guess < reached { guess = guess.shifted(byDays: 1) }
+    return Int((guess.microsecondsSinceEpoch - time.microsecondsSinceEpoch) / TimeOfDay.microsecondsPerDay)
+  }
+
+  /// The time of the log's first cycle, when it states no date before it and a seed dates
+  /// it (`--date`, a `# Date:` comment); `nil` otherwise. Read from the first bytes, a
+  /// few at a time: the first cycle is usually in the first lines, and the look stops at
+  /// ``firstCycleReach``.
+  func firstDatedCycle() throws(SystemError) -> Timestamp? {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+    defer { buffer.deallocate() }
+    var decoder = NMEADecoder(options: options)
+    var first: Fix?
+    try read(0..<min(plan.size, Self.firstCycleReach), buffer, { first != nil }) { piece in
+      decoder.decode(piece) { event in
+        if first == nil, case .fix(let fix) = event { first = fix }
+      }
+    }
+    guard decoder.datesStated == 0 else { return nil }
+    return first?.time
+  }
+
+  /// How far into a log ``firstDatedCycle()`` looks, bytes.
+  static let firstCycleReach = 64 * 1024
 
   /// The most memory the events of one byte of input can take: a rejection (with its
   /// text) for every byte, as a run of `$` gives.

@@ -181,6 +181,8 @@ public struct NMEADecoder {
   /// Whole days from this decoder's dating to `other`'s, when that is all that tells
   /// their dates apart (see ``FixAssembler/wholeDays(to:)``).
   package func wholeDays(to other: NMEADecoder) -> Int? { assembler.wholeDays(to: other.assembler) }
+  /// The time of the latest cycle dated (see ``FixAssembler/dateAnchor``).
+  package var dateAnchor: Timestamp? { assembler.dateAnchor }
   /// Whether the decoder can date nothing yet (see ``FixAssembler/isUndated``).
   package var isUndated: Bool { assembler.isUndated }
   /// Takes `other`'s dating (see ``FixAssembler/adoptDating(of:)``).

@@ -26,6 +26,9 @@ struct DateTracker: Equatable {
     return Int(difference / TimeOfDay.microsecondsPerDay)
   }
 
+  /// The latest timestamp given: the anchor; `nil` before the first.
+  var latest: Timestamp? { anchor }
+
   /// Whether this tracker can date nothing: no date seen, none seeded.
   var isEmpty: Bool { anchor == nil && seed == nil }
 

@@ -235,6 +235,9 @@ public struct FixAssembler {
   /// their dates apart (both dated by their anchors, which differ by whole days).
   package func wholeDays(to other: FixAssembler) -> Int? { dates.wholeDays(to: other.dates) }
 
+  /// The time of the latest cycle dated, which dates the next; `nil` before one is.
+  package var dateAnchor: Timestamp? { dates.latest }
+
   /// Moves every date this assembler holds by `days` whole days: its anchor, and the
   /// times of the previous fix, a completed fix and a heading reading not yet taken. An
   /// assembler that dated a stretch of a dateless log from another day's anchor then
