@@ -101,8 +101,13 @@ public struct ParallelLogDecoder: Sendable {
   /// order; a chunk with no line start for four chunks' length is decoded in order
   /// whole. A fix's event (288 bytes) takes about a third of a byte per byte of a
   /// multi-GNSS log, two bytes per byte of a log of bare GGA and RMC (some 145 bytes a
-  /// cycle), and 3.6 of a log of GGA alone.
-  public static let eventBytesPerChunkByte = 3
+  /// cycle), and 3.8 of a log of GGA alone at 10 Hz.
+  ///
+  /// The pipeline keeps the events of `jobs + 2` chunks at most (one per chunk decoded
+  /// ahead, and the one the merger hands over), so with two jobs four buffers of 5 MB
+  /// fit the 12 MB per job that peak memory allows beside one decoder's 12 MB (at 3,
+  /// a log that fills every buffer took 37 MB).
+  public static let eventBytesPerChunkByte = 2.5
 
   /// Files smaller than this are decoded by one decoder: threads would cost more than
   /// they gain.
@@ -447,7 +452,9 @@ struct ChunkPlan: Sendable {
 
   /// The most memory a chunk's events may take (see
   /// ``ParallelLogDecoder/eventBytesPerChunkByte``).
-  var eventBudget: Int { max(smallestEventBudget, ParallelLogDecoder.eventBytesPerChunkByte * chunkSize) }
+  var eventBudget: Int {
+    max(smallestEventBudget, Int(ParallelLogDecoder.eventBytesPerChunkByte * Double(chunkSize)))
+  }
 
   /// The most events a chunk can keep within ``eventBudget``.
   var maximumEvents: Int { eventBudget / MemoryLayout<DecoderEvent>.stride }
