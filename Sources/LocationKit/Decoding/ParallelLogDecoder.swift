@@ -170,8 +170,8 @@ public struct ParallelLogDecoder: Sendable {
       resumeInterval: max(1, resumeInterval))
     let queue = ChunkQueue<Result<DecodedChunk, SystemError>>(count: plan.count, window: jobs + 1)
     let reader = ChunkReader(descriptor: descriptor, plan: plan, options: options)
-    // Event arrays handed back once delivered: a worker empties one (in parallel) and
-    // fills it again, where a new one would cost a megabyte of fresh pages per chunk.
+    // Event buffers handed back once delivered: a worker empties one (in parallel) and
+    // fills it again, where a new one would cost megabytes of fresh pages per chunk.
     let spareEvents = Locked<[EventBuffer]>([])
     // For a log that states no date: the time this decoder dated last, which tells a
     // worker the day its chunk is on (see ``ChunkReader/decode(_:into:_:reached:until:)``);
