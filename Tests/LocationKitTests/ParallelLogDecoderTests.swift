@@ -135,14 +135,19 @@ import Testing
   /// stated in the chunk, so its dates are all off by the same whole days, and are moved
   /// at hand-over. Only a chunk with a heading is decoded again: the declination the
   /// magnetic model gives it depends on the day.
+  /// A compass's heading (`$HCHDM`) every `spacing` lines of the second half of `lines`.
+  static func insertHeadings(_ lines: inout [String], every spacing: Int) {
+    for index in stride(from: lines.count - 2, through: lines.count / 2, by: -spacing) {
+      lines.insert(checksummed("$HCHDM,123.4,M"), at: index)
+    }
+  }
+
   @Test(arguments: [false, true])
   func aLogDatedOnlyByTheOptionsIsDecodedInParallelPastMidnight(headings: Bool) throws {
     let log = try GeneratedLog(cycles: 3000, start: 23 * 3600 + 58 * 60, dated: false, lossEvery: 450)
     if headings {
       var lines = try String(contentsOfFile: log.path, encoding: .utf8).components(separatedBy: "\r\n")
-      for index in stride(from: lines.count - 2, through: lines.count / 2, by: -1500) {
-        lines.insert(checksummed("$HCHDM,123.4,M"), at: index)
-      }
+      Self.insertHeadings(&lines, every: 1500)
       try lines.joined(separator: "\r\n").write(toFile: log.path, atomically: false, encoding: .utf8)
     }
     var options = NMEADecoder.Options()
@@ -180,11 +185,7 @@ import Testing
       moved[1] = String(format: "%02d%02d%02d.00", seconds / 3600, seconds / 60 % 60, seconds % 60)
       lines[index] = checksummed(moved.joined(separator: ","))
     }
-    if headings {
-      for index in stride(from: lines.count - 2, through: lines.count / 2, by: -700) {
-        lines.insert(checksummed("$HCHDM,123.4,M"), at: index)
-      }
-    }
+    if headings { Self.insertHeadings(&lines, every: 700) }
     try lines.joined(separator: "\r\n").write(toFile: log.path, atomically: false, encoding: .utf8)
     var options = NMEADecoder.Options()
     options.date = CalendarDate(year: 2026, month: 12, day: 1)
