@@ -31,21 +31,21 @@ import Testing
     if case .accepted(_, let line) = event { line } else { nil }
   }
 
+  /// The lines of the events of `range`, all taken from `buffer` (`nil` if it stopped).
+  static func lines(taking range: Range<Int>, from buffer: EventBuffer) -> [Int]? {
+    var lines: [Int] = []
+    let finished = buffer.take(range) { _, event in
+      lines.append(line(of: event) ?? -1)
+      return true
+    }
+    return finished ? lines : nil
+  }
+
   @Test func eventsAreHandedOverInOrderAndTheSkippedOnesReleased() {
     let buffer = EventBuffer(capacity: 16)
     var kept = Self.filled(buffer, count: 10)
-    var lines: [Int] = []
-    #expect(
-      buffer.take(0..<3) { index, event in
-        lines.append(Self.line(of: event) ?? -1)
-        return index >= 0
-      })
-    #expect(
-      buffer.take(6..<10) { _, event in
-        lines.append(Self.line(of: event) ?? -1)
-        return true
-      })
-    #expect(lines == [0, 1, 2, 6, 7, 8, 9])
+    #expect(Self.lines(taking: 0..<3, from: buffer) == [0, 1, 2])
+    #expect(Self.lines(taking: 6..<10, from: buffer) == [6, 7, 8, 9])
     // Handed over and dropped by the handler, or skipped and dropped by the buffer.
     #expect((0..<10).allSatisfy { Self.isReleased(&kept, $0) })
     buffer.removeAll()
@@ -69,13 +69,7 @@ import Testing
     // Filled again from the start, as a worker reuses it.
     var again = Self.filled(buffer, count: 3)
     #expect(buffer.count == 3)
-    var lines: [Int] = []
-    #expect(
-      buffer.take(0..<3) { _, event in
-        lines.append(Self.line(of: event) ?? -1)
-        return true
-      })
-    #expect(lines == [0, 1, 2])
+    #expect(Self.lines(taking: 0..<3, from: buffer) == [0, 1, 2])
     #expect((0..<3).allSatisfy { Self.isReleased(&again, $0) })
   }
 
@@ -85,13 +79,7 @@ import Testing
       let buffer = EventBuffer(capacity: 2)
       kept = Self.filled(buffer, count: 7)
       #expect(buffer.count == 7)
-      var lines: [Int] = []
-      #expect(
-        buffer.take(0..<2) { _, event in
-          lines.append(Self.line(of: event) ?? -1)
-          return true
-        })
-      #expect(lines == [0, 1])
+      #expect(Self.lines(taking: 0..<2, from: buffer) == [0, 1])
     }
     #expect((0..<7).allSatisfy { Self.isReleased(&kept, $0) })
   }
