@@ -261,6 +261,59 @@ private func rejection(_ body: String) -> FieldError? {
     }
   }
 
+  /// The inline reading of a latitude or longitude gives what the full reading gives, to
+  /// the bit, or leaves the field to it: on fields mostly of the common form and mostly
+  /// not (digits and points in every place, signs, spaces, letters, too long, out of
+  /// range), in both hemispheres and at every distance from the sentence's start.
+  @Test func plainAnglesAreTheFullReadingsOfTheCommonForm() {
+    var generator = SeededRandom(seed: 11)
+    let alphabet = Array("0123456789.-+ A".utf8)
+    var taken = 0
+    for round in 0..<40_000 {
+      var field: [UInt8]
+      if round % 2 == 0 {
+        // ddmm.mmmm or dddmm.mmmm with 0 to 12 decimals, now and then without a point.
+        let degrees = Int.random(in: 2...3, using: &generator)
+        let decimals = Int.random(in: 0...12, using: &generator)
+        field = (0..<degrees + 2).map { _ in UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &generator) }
+        if decimals > 0 || Bool.random(using: &generator) { field.append(UInt8(ascii: ".")) }
+        field += (0..<decimals).map { _ in UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &generator) }
+        if round % 10 == 0 {
+          field[Int.random(in: 0..<field.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+        }
+      } else {
+        field = (0..<Int.random(in: 0...18, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+      }
+      let text = String(decoding: field, as: UTF8.self)
+      let address = ["$GPGLL", "$GPRMC,,A", "$GNGGA,123519", "$P"].randomElement(using: &generator)!
+      for (isLatitude, hemisphere) in [(true, "N"), (true, "S"), (false, "E"), (false, "W")] {
+        var bytes = Array("\(address),\(text),\(hemisphere),".utf8)
+        let index = address.split(separator: ",", omittingEmptySubsequences: false).count - 1
+        bytes.withUnsafeMutableBufferPointer { buffer in
+          FieldReader.read(UnsafeBufferPointer(buffer)) { reader in
+            let maximum: UInt64 = isLatitude ? 90 : 180
+            let plain = reader.plainAngle(reader.raw(index), maximumDegrees: maximum)
+            let full = try? reader.fullAngle(
+              index, "angle", maximumDegrees: maximum, positive: UInt8(ascii: isLatitude ? "N" : "E"),
+              negative: UInt8(ascii: isLatitude ? "S" : "W"))
+            if let plain {
+              taken += 1
+              let signed = hemisphere == "N" || hemisphere == "E" ? plain : -plain
+              #expect(full?.bitPattern == signed.bitPattern, "\(address) \(text) \(hemisphere)")
+            } else if full != nil, field.count <= 16, address != "$P" {
+              // Only more than 15 digits may leave a valid angle to the full reading.
+              #expect(field.filter { $0 != UInt8(ascii: ".") }.count > 15, "\(address) \(text)")
+            }
+            let read = isLatitude ? try? reader.latitude(index) : try? reader.longitude(index)
+            #expect(read?.bitPattern == full?.bitPattern, "\(address) \(text) \(hemisphere)")
+          }
+        }
+      }
+    }
+    // A quarter of the fields is of the common form and in range.
+    #expect(taken > 15_000)
+  }
+
   /// The loop-free reading of one to three digits takes exactly the fields of one to
   /// three digits, with their values: every string of up to three bytes over digits,
   /// signs, a point, a space and a letter.

@@ -97,6 +97,26 @@ struct DecimalDigits {
     return point < 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[count &- 1 &- point]
   }
 
+  /// The value of the `count` (1 to 8) digits just before `end`, or `nil` if any of them
+  /// is not a digit. Reads the eight bytes before `end`, which must lie in one buffer.
+  ///
+  /// The bytes before the group are made zeros; the eight digits then combine in three
+  /// multiplications, pairs into hundreds, into ten-thousands, into the whole (a
+  /// little-endian load puts the first digit in the lowest byte).
+  @inline(__always)
+  static func group(endingAt end: UnsafePointer<UInt8>, count: Int) -> UInt64? {
+    var word = UInt64(littleEndian: UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self))
+    let before: UInt64 = count >= 8 ? 0 : (1 &<< UInt64(8 &* (8 &- count))) &- 1
+    word = (word & ~before) | (0x3030_3030_3030_3030 & before)
+    // A digit's high nibble is 3, and still 3 with 6 added (0x3A and up carry into 4).
+    // A byte that carries out (0xFA and up) has failed the first test already.
+    let nibbles = (word & 0xF0F0_F0F0_F0F0_F0F0) | ((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4
+    guard nibbles == 0x3333_3333_3333_3333 else { return nil }
+    word = ((word & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+    word = ((word & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    return ((word & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+  }
+
   /// The correctly rounded value (as `strtod` would give).
   @inline(__always)
   func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {

@@ -320,7 +320,71 @@ struct FieldReader {
     try angle(index, "longitude", maximumDegrees: 180, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
   }
 
+  /// The common form read inline (``plainAngle(_:maximumDegrees:)``); everything else,
+  /// errors included, by the full reading.
+  @inline(__always)
   private func angle(
+    _ index: Int, _ name: String, maximumDegrees: UInt64, positive: UInt8, negative: UInt8
+  ) throws(FieldError) -> Double? {
+    let hemisphere = raw(index + 1)
+    if hemisphere.count == 1, let value = plainAngle(raw(index), maximumDegrees: maximumDegrees) {
+      if hemisphere[0] == positive { return value }
+      if hemisphere[0] == negative { return -value }
+    }
+    return try fullAngle(index, name, maximumDegrees: maximumDegrees, positive: positive, negative: negative)
+  }
+
+  /// The unsigned degrees of an angle in its common form: 3 to 5 digits of degrees and
+  /// whole minutes, then a point and the minutes' decimals, 15 digits at most and in
+  /// range; `nil` for anything else. The same value as ``fullAngle(_:_:maximumDegrees:positive:negative:)``
+  /// gives, to the bit: the digits are read eight at a time, but they make the same exact
+  /// integer, divided by the same exact power of ten.
+  @inline(__always)
+  func plainAngle(_ field: UnsafeBufferPointer<UInt8>, maximumDegrees: UInt64) -> Double? {
+    let count = field.count
+    guard count >= 3, count <= 16, let start = field.baseAddress, let base = bytes.baseAddress else { return nil }
+    let point: Int
+    if count > 4 && start[4] == UInt8(ascii: ".") {
+      point = 4
+    } else if count > 5 && start[5] == UInt8(ascii: ".") {
+      point = 5
+    } else if count > 3 && start[3] == UInt8(ascii: ".") {
+      point = 3
+    } else if count <= 5 {
+      point = count
+    } else {
+      return nil
+    }
+    let decimals = point < count ? count &- point &- 1 : 0
+    // Eight bytes are read before the end of each group of digits: they must lie in the
+    // sentence, which the address before any field makes nearly always true.
+    guard point &+ decimals <= 15, start + point - base >= 8,
+      let whole = DecimalDigits.group(endingAt: start + point, count: point)
+    else { return nil }
+    var fraction: UInt64 = 0
+    if decimals > 8 {
+      guard let high = DecimalDigits.group(endingAt: start + count - 8, count: decimals &- 8),
+        let low = DecimalDigits.group(endingAt: start + count, count: 8)
+      else { return nil }
+      fraction = high &* 100_000_000 &+ low
+    } else if decimals > 0 {
+      guard let low = DecimalDigits.group(endingAt: start + count, count: decimals) else { return nil }
+      fraction = low
+    }
+    // Both terms are integers below 2⁵³, and so is their sum: exact, as the one integer
+    // of all the digits is.
+    let scale = exactPowersOfTen[decimals]
+    let value = (Double(whole) * scale + Double(fraction)) / scale
+    let degrees = whole / 100
+    let minutes = value - Double(degrees * 100)
+    guard whole % 100 < 60, degrees < maximumDegrees || (degrees == maximumDegrees && minutes == 0) else {
+      return nil
+    }
+    return Double(degrees) + minutes / 60
+  }
+
+  @inline(never)
+  func fullAngle(
     _ index: Int, _ name: String, maximumDegrees: UInt64, positive: UInt8, negative: UInt8
   ) throws(FieldError) -> Double? {
     let field = raw(index)
