@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import TestSupport
 import Testing
 
 @testable import NMEA
@@ -44,6 +45,20 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
       result.map { $0.time?.description } == [
         "2025-12-31T23:59:59.000Z", "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z",
       ])
+  }
+
+  /// A time put on a timestamp's day without the calendar is the time on its date, before
+  /// the epoch too, and at the first and last microsecond of a day.
+  @Test func aTimeOnATimestampsDayIsTheTimeOnItsDate() {
+    var generator = SeededRandom(seed: 5)
+    let day = TimeOfDay.microsecondsPerDay
+    for round in 0..<20_000 {
+      let days = Int64.random(in: -800_000...800_000, using: &generator)
+      let within = round % 3 == 0 ? [0, day - 1][round % 2] : Int64.random(in: 0..<day, using: &generator)
+      let timestamp = Timestamp(microsecondsSinceEpoch: days * day + within)
+      let time = TimeOfDay(microseconds: Int64.random(in: 0..<day, using: &generator))
+      #expect(timestamp.onSameDay(at: time) == Timestamp(date: timestamp.date, time: time), "\(timestamp)")
+    }
   }
 
   @Test func noDateMeansNoTimestampUnlessSeeded() {

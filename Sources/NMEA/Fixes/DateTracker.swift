@@ -70,7 +70,7 @@ struct DateTracker: Equatable {
   mutating func resolve(_ time: TimeOfDay) -> Timestamp? {
     if let anchor {
       let day = TimeOfDay.microsecondsPerDay
-      let sameDay = Timestamp(date: anchor.date, time: time).microsecondsSinceEpoch
+      let sameDay = anchor.onSameDay(at: time).microsecondsSinceEpoch
       let offset = sameDay - anchor.microsecondsSinceEpoch
       let shift = offset > day / 2 ? -day : offset < -day / 2 ? day : 0
       let resolved = Timestamp(microsecondsSinceEpoch: sameDay + shift)

@@ -146,6 +146,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// The date part.
   public var date: CalendarDate { CalendarDate(daysSinceEpoch: Int(days)) }
 
+  /// `time` on this timestamp's day: `Timestamp(date: date, time: time)` without the
+  /// round trip through the calendar.
+  @inline(__always)
+  package func onSameDay(at time: TimeOfDay) -> Timestamp {
+    Timestamp(microsecondsSinceEpoch: days * TimeOfDay.microsecondsPerDay + time.microseconds)
+  }
+
   /// The time-of-day part (from the day count, not the date: turning that back into
   /// days cost as much again, for every timestamp printed).
   public var timeOfDay: TimeOfDay {
