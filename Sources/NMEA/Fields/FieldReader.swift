@@ -412,8 +412,14 @@ struct FieldReader {
   /// The decimals of the minutes in a latitude (`index`) and a longitude field, the fewer
   /// of the two: how finely the receiver rounds its position. `nil` when either is empty.
   func coordinateDecimals(_ latitudeIndex: Int, _ longitudeIndex: Int) -> Int? {
-    func decimals(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inline(__always) func decimals(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
       if field.isEmpty { return nil }
+      // A field that reads as an angle has 3 to 5 digits before its point, so its first
+      // point is the first of these; the fields of a sentence refused for its angles
+      // are never asked.
+      for point in 3...5 where point < field.count && field[point] == UInt8(ascii: ".") {
+        return field.count - point - 1
+      }
       guard let point = field.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
       return field.count - point - 1
     }
