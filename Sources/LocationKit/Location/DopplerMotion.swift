@@ -652,23 +652,30 @@ struct TimedRing: Sendable {
 
   var isEmpty: Bool { count == 0 }
   var first: Sample? { count > 0 ? samples[start] : nil }
-  var last: Sample { samples[(start + count - 1) % capacity] }
+  var last: Sample { at(count - 1) }
 
-  private func at(_ index: Int) -> Sample { samples[(start + index) % capacity] }
+  /// The sample `index` places after the first. `start` and `index` are both below the
+  /// capacity, so one subtraction wraps the position round, where `%` divides (a
+  /// division is tens of cycles, and the lookups take several per fix).
+  @inline(__always)
+  private func at(_ index: Int) -> Sample { samples[wrapped(start + index)] }
+
+  @inline(__always)
+  private func wrapped(_ position: Int) -> Int { position >= capacity ? position - capacity : position }
 
   mutating func append(_ time: Double, _ east: Double, _ north: Double, path: Double = 0) {
     if count == capacity { removeFirst() }
     let sample = Sample(time: time, east: east, north: north, path: path)
     // Samples sit at start, start + 1, ... round the capacity: past the storage's end
     // only while it is still growing, and then exactly at its end.
-    let position = (start + count) % capacity
+    let position = wrapped(start + count)
     if position == samples.count { samples.append(sample) } else { samples[position] = sample }
     count += 1
   }
 
   mutating func removeFirst() {
     guard count > 0 else { return }
-    start = (start + 1) % capacity
+    start = wrapped(start + 1)
     count -= 1
   }
 
