@@ -4,7 +4,7 @@ import NMEA
 /// each moved out once.
 ///
 /// An array cannot give up an element without something left in its place: writing that
-/// placeholder copies a whole event (a fix is 288 bytes) for every event handed over.
+/// placeholder copies a whole event (a fix is 240 bytes) for every event handed over.
 /// Here the events handed over are simply no longer counted as held.
 final class EventBuffer: @unchecked Sendable {
   // @unchecked Sendable: one thread at a time uses a buffer. A worker fills it and stores

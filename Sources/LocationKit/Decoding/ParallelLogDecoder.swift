@@ -99,9 +99,9 @@ public struct ParallelLogDecoder: Sendable {
   /// chunk with more (a 10 Hz log of GGA alone, lines that are each rejected,
   /// `print --nmea`'s copy of every sentence) up to there, and the rest is decoded in
   /// order; a chunk with no line start for four chunks' length is decoded in order
-  /// whole. A fix's event (288 bytes) takes about a third of a byte per byte of a
-  /// multi-GNSS log, two bytes per byte of a log of bare GGA and RMC (some 145 bytes a
-  /// cycle), and 3.8 of a log of GGA alone at 10 Hz.
+  /// whole. A fix's event (240 bytes; 288 before its fields were packed) takes about a
+  /// quarter of a byte per byte of a multi-GNSS log, 1.7 bytes per byte of a log of bare
+  /// GGA and RMC (some 145 bytes a cycle), and 3.2 of a log of GGA alone at 10 Hz.
   ///
   /// The pipeline keeps the events of `jobs + 2` chunks at most (one per chunk decoded
   /// ahead, and the one the merger hands over), so with two jobs four buffers of 5 MB
@@ -615,7 +615,7 @@ struct ChunkReader: Sendable {
           }
         } else {
           // Every event takes its place in the buffer and nothing more, so the budget
-          // needs no look at what an event is: a look copies all of it (a fix is 288
+          // needs no look at what an event is: a look copies all of it (a fix is 240
           // bytes). Only a piece that gave more events than fixes is looked through
           // afterwards, for its rejections' lines and its headings.
           let (eventsBefore, fixesBefore) = (events.count, decoder.statistics.cycles)

@@ -5,29 +5,22 @@
 /// earlier cycle (the satellites in view excepted: receivers send them every few cycles,
 /// and they describe the sky, which changes slowly).
 public struct Fix: Sendable, Equatable {
+  // The eight-byte fields first, then the one-byte ones, so that none pads the ones
+  // after it: a fix is copied at every stage from the decoder to the printed line, and
+  // its events are most of a parallel decode's memory, so its size is much of its cost.
+
   /// The cycle's UTC time of day.
   public var timeOfDay: TimeOfDay
   /// The full UTC time; `nil` until a date is known (from RMC, ZDA, `--date` or `# Date:`).
-  public var time: Timestamp?
+  @PackedTimestamp public var time: Timestamp?
   /// Degrees north, WGS84; `nil` when the cycle has no valid position.
   @PackedDouble public var latitude: Double?
   /// Degrees east, WGS84.
   @PackedDouble public var longitude: Double?
-  /// The fix dimension: ``FixMode/noFix`` without a position, 3D with an altitude or a 3D
-  /// GSA, otherwise 2D or the mode recently stated (see ``FixAssembler``).
-  public var mode: FixMode
-  /// How the position was obtained: GGA's quality, unless it is missing or invalid and an FAA
-  /// mode (RMC, GLL, GNS) or a `$PUBX,00`/`$PASHR,POS` status implies another; `nil` when no
-  /// sentence gives one.
-  public var quality: FixQuality?
-  /// The NMEA 4.10 navigational status (RMC, GNS); `nil` when the receiver sends none.
-  public var navigationalStatus: NavigationalStatus?
   /// Metres above mean sea level.
   @PackedDouble public var altitudeMSL: Double?
   /// Metres of the geoid above the WGS84 ellipsoid.
   @PackedDouble public var geoidSeparation: Double?
-  /// Where ``geoidSeparation`` came from; `nil` when there is none.
-  public var geoidSource: GeoidSource?
   /// Metres above the WGS84 ellipsoid: the altitude plus the geoid separation, or the
   /// receiver's own ellipsoidal height (`$PUBX,00`, `$PASHR,POS`).
   @PackedDouble public var altitudeHAE: Double?
@@ -35,9 +28,6 @@ public struct Fix: Sendable, Equatable {
   @PackedDouble public var speed: Double?
   /// Course over ground, degrees from true north.
   @PackedDouble public var course: Double?
-  /// Whether ``speed`` and ``course`` are the receiver's or were derived from this fix's
-  /// position and the previous one's; `nil` when there are none.
-  public var speedSource: SpeedSource?
   /// Degrees, east positive.
   @PackedDouble public var magneticVariation: Double?
   /// Vertical speed, metres per second, from the altitude change since the previous fix.
@@ -49,22 +39,36 @@ public struct Fix: Sendable, Equatable {
   public var dop: DilutionOfPrecision
   /// The number of satellites used, as the receiver reported it (GGA or GNS) or counted
   /// from GSA.
-  public var satellitesUsed: Int?
+  @PackedInt public var satellitesUsed: Int?
   /// The satellites in view from the latest complete GSV reports, with used flags.
   public var satellites: [SatelliteInfo]
-  /// The receiver's GST error statistics for this cycle's time; `nil` without a GST.
-  public var errorStatistics: ErrorStatistics?
   /// 1-sigma horizontal radius, metres (see ``AccuracySource``); `nil` when unknown.
   @PackedDouble public var horizontalAccuracy: Double?
   /// 1-sigma vertical error, metres; `nil` when unknown.
   @PackedDouble public var verticalAccuracy: Double?
-  /// Where ``horizontalAccuracy`` and ``verticalAccuracy`` came from; `nil` when there are
-  /// none.
-  public var accuracySource: AccuracySource?
   /// Seconds since the last differential correction.
   @PackedDouble public var differentialAge: Double?
   /// The differential reference station's ID (GGA, GNS); `nil` when not given.
-  public var differentialStation: Int?
+  @PackedInt public var differentialStation: Int?
+  /// The receiver's GST error statistics for this cycle's time; `nil` without a GST.
+  public var errorStatistics: ErrorStatistics?
+  /// The fix dimension: ``FixMode/noFix`` without a position, 3D with an altitude or a 3D
+  /// GSA, otherwise 2D or the mode recently stated (see ``FixAssembler``).
+  public var mode: FixMode
+  /// How the position was obtained: GGA's quality, unless it is missing or invalid and an FAA
+  /// mode (RMC, GLL, GNS) or a `$PUBX,00`/`$PASHR,POS` status implies another; `nil` when no
+  /// sentence gives one.
+  public var quality: FixQuality?
+  /// The NMEA 4.10 navigational status (RMC, GNS); `nil` when the receiver sends none.
+  public var navigationalStatus: NavigationalStatus?
+  /// Where ``geoidSeparation`` came from; `nil` when there is none.
+  public var geoidSource: GeoidSource?
+  /// Whether ``speed`` and ``course`` are the receiver's or were derived from this fix's
+  /// position and the previous one's; `nil` when there are none.
+  public var speedSource: SpeedSource?
+  /// Where ``horizontalAccuracy`` and ``verticalAccuracy`` came from; `nil` when there are
+  /// none.
+  public var accuracySource: AccuracySource?
 
   /// Creates an empty cycle at a time of day.
   public init(timeOfDay: TimeOfDay) {
