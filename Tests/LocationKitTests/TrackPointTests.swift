@@ -25,6 +25,25 @@ import Testing
     #expect(withoutPosition == 0)
   }
 
+  /// A location carries every value of its fix, the packed ones too, and its fields pad
+  /// nothing: seventeen eight-byte fields, the DOPs, the device's name, three packed
+  /// optionals and six one-byte ones (248 bytes in their old places).
+  @Test func aLocationKeepsItsFixsValuesInLittleRoom() {
+    var fix = Fix(timeOfDay: TimeOfDay(microseconds: 3_600_000_000))
+    fix.latitude = 48.1
+    fix.longitude = 11.5
+    fix.mode = .threeD
+    fix.time = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000)
+    fix.satellitesUsed = 0
+    fix.differentialStation = 1023
+    let location = Location(fix)
+    #expect(location?.timestamp == fix.time && location?.satellitesUsed == 0 && location?.differentialStation == 1023)
+    var copy = location
+    copy?.satellitesUsed = nil
+    #expect(copy != location && copy?.satellitesUsed == nil)
+    #expect(MemoryLayout<Location>.size == 17 * 8 + 24 + MemoryLayout<String?>.size + 3 * 8 + 6)
+  }
+
   /// A cycle without a position has no point, as it has no location.
   @Test func aFixWithoutAPositionHasNoPoint() {
     let text =

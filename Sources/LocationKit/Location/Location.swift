@@ -7,6 +7,10 @@ import NMEA
 /// give is `nil` (Core Location's negative "invalid" numbers). Accuracies are 1-sigma
 /// (about 68 %), in metres; see ``/NMEA/AccuracySource``.
 public struct Location: Sendable, Equatable {
+  // The eight-byte fields first, then the one-byte ones, so that none pads the ones
+  // after it (as in ``/NMEA/Fix``): a location is copied from the source to the
+  // delegate and into every track point.
+
   /// Degrees north, WGS84.
   public var latitude: Double
   /// Degrees east, WGS84.
@@ -29,16 +33,36 @@ public struct Location: Sendable, Equatable {
   @PackedDouble public var speed: Double?
   /// Degrees clockwise from true north.
   @PackedDouble public var course: Double?
-  /// Whether ``speed`` and ``course`` were measured by the receiver or derived from
-  /// successive positions (``/NMEA/SpeedSource/positions``); `nil` when there are none.
-  public var speedSource: SpeedSource?
   /// Vertical speed, metres per second.
   @PackedDouble public var climb: Double?
   /// When the receiver determined the fix (its UTC time, not when the line was read);
   /// `nil` for logs that carry no date at all, and without ``hasTime``.
-  public var timestamp: Timestamp?
+  @PackedTimestamp public var timestamp: Timestamp?
   /// The receiver's UTC time of day; meaningless (midnight) without ``hasTime``.
   public var timeOfDay: TimeOfDay
+  /// The dilutions of precision (position, horizontal, vertical) the receiver reported.
+  public var dop: DilutionOfPrecision
+  /// Satellites used in the fix; `nil` when the receiver does not say.
+  @PackedInt public var satellitesUsed: Int?
+  /// The satellites in view, with used flags.
+  public var satellites: [SatelliteInfo]
+  /// Degrees, east positive.
+  @PackedDouble public var magneticVariation: Double?
+  /// True heading in degrees, when the receiver has one (HDT).
+  @PackedDouble public var heading: Double?
+  /// The geoid's height above the WGS84 ellipsoid here, metres (``altitude`` plus this is
+  /// ``ellipsoidalAltitude``); `nil` when neither the receiver nor a geoid model gives it.
+  @PackedDouble public var geoidSeparation: Double?
+  /// Seconds since the last differential correction; `nil` without corrections.
+  @PackedDouble public var differentialAge: Double?
+  /// The differential reference station's ID; `nil` when not given.
+  @PackedInt public var differentialStation: Int?
+  /// The device the fix came from, when the source has several (gpsd's `device`, such
+  /// as `/dev/ttyUSB0`); `nil` for a source that is one receiver.
+  public var device: String?
+  /// Whether ``speed`` and ``course`` were measured by the receiver or derived from
+  /// successive positions (``/NMEA/SpeedSource/positions``); `nil` when there are none.
+  public var speedSource: SpeedSource?
   /// Whether the fix has a time at all. gpsd reports positions without one after it
   /// starts, until a receiver gives it the date, and for some receivers never: such a
   /// location says where, not when. It is delivered (it answers "where am I?"), but the
@@ -53,29 +77,9 @@ public struct Location: Sendable, Equatable {
   /// Where ``horizontalAccuracy`` and ``verticalAccuracy`` came from: the receiver's own
   /// statistics, or its dilution of precision times a stated error; `nil` without them.
   public var accuracySource: AccuracySource?
-  /// The dilutions of precision (position, horizontal, vertical) the receiver reported.
-  public var dop: DilutionOfPrecision
-  /// Satellites used in the fix; `nil` when the receiver does not say.
-  public var satellitesUsed: Int?
-  /// The satellites in view, with used flags.
-  public var satellites: [SatelliteInfo]
-  /// Degrees, east positive.
-  @PackedDouble public var magneticVariation: Double?
-  /// True heading in degrees, when the receiver has one (HDT).
-  @PackedDouble public var heading: Double?
-  /// The geoid's height above the WGS84 ellipsoid here, metres (``altitude`` plus this is
-  /// ``ellipsoidalAltitude``); `nil` when neither the receiver nor a geoid model gives it.
-  @PackedDouble public var geoidSeparation: Double?
   /// Where ``geoidSeparation`` came from: the receiver, or the EGM96 model where the
   /// receiver gave none.
   public var geoidSource: GeoidSource?
-  /// Seconds since the last differential correction; `nil` without corrections.
-  @PackedDouble public var differentialAge: Double?
-  /// The differential reference station's ID; `nil` when not given.
-  public var differentialStation: Int?
-  /// The device the fix came from, when the source has several (gpsd's `device`, such
-  /// as `/dev/ttyUSB0`); `nil` for a source that is one receiver.
-  public var device: String?
 
   /// Creates a location at a position; everything else starts unknown.
   public init(
