@@ -8,8 +8,8 @@ import NMEA
 /// (about 68 %), in metres; see ``/NMEA/AccuracySource``.
 public struct Location: Sendable, Equatable {
   // The eight-byte fields first, then the one-byte ones, so that none pads the ones
-  // after it (as in ``/NMEA/Fix``): a location is copied from the source to the
-  // delegate and into every track point.
+  // after it (as in `Fix`): a location is copied at each step from the source's thread
+  // to the delegate's callback.
 
   /// Degrees north, WGS84.
   public var latitude: Double
