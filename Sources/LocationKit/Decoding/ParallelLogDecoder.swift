@@ -669,7 +669,7 @@ struct ChunkReader: Sendable {
   /// The whole days from `time` to the first time at or after `reached` with its time of
   /// day.
   static func days(from time: Timestamp, toTheFirstAfter reached: Timestamp) -> Int {
-    var guess = Timestamp(date: reached.date, time: time.timeOfDay)
+    var guess = reached.onSameDay(at: time.timeOfDay)
     if guess < reached { guess = guess.shifted(byDays: 1) }
     return Int((guess.microsecondsSinceEpoch - time.microsecondsSinceEpoch) / TimeOfDay.microsecondsPerDay)
   }
