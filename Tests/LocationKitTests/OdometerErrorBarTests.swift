@@ -136,6 +136,37 @@ import Testing
     #expect(abs(shortfall - (300 - 600 * sin(0.5))) < 1.5, "\(shortfall)")
   }
 
+  /// Without speeds, a departure after a long stand is held for
+  /// ``TrackOdometer/excursionSeconds`` in case it is the position error's excursion: the
+  /// distance shown lacks it meanwhile, and the bar covers what it lacks.
+  @Test func aDepartureHeldAsAPossibleExcursionIsInsideTheBar() {
+    var odometer = TrackOdometer()
+    func position(_ seconds: Double, north: Double) -> Location {
+      var location = fix(seconds, north: north, speed: 0, course: 0)
+      location.speed = nil
+      location.course = nil
+      return location
+    }
+    // Three minutes standing, then a walk north at 1.4 m/s.
+    for second in 0..<180 { odometer.add(position(Double(second), north: 0)) }
+    var held = 0
+    for step in 1...200 {
+      let walked = 1.4 * Double(step)
+      odometer.add(position(180 + Double(step), north: walked))
+      // Past the noise (4 combined sigmas, 17 m, in two blocks running) and not yet
+      // counted: held.
+      if odometer.distance == 0, walked > 30 {
+        held += 1
+        #expect(walked <= 2 * odometer.distanceError + 3, "\(walked) m walked, 0 ± \(odometer.distanceError) m shown")
+      }
+    }
+    // Held for two minutes from the departure, then counted in full, and the bar
+    // narrows again.
+    #expect(held >= 100)
+    #expect(abs(odometer.distance - 280) < 15, "\(odometer.distance)")
+    #expect(odometer.distanceError < 20, "\(odometer.distanceError)")
+  }
+
   @Test func aTripsBarIsWhatTheOdometersGrewByOverIt() throws {
     var recognizer = MovementRecognizer()
     let simulator = TrackSimulator(

@@ -126,7 +126,9 @@ public struct TrackOdometer: Sendable {
   /// passed (not at all, if the log ends first). Pauses shorter than this (at a light,
   /// for a look round) are not stands for this rule. At the start of a track (or of its
   /// positions, after speeds or a fix loss) a stand is one that lasted longer than a body
-  /// at ``positionsMovingSpeed`` takes to leave the noise.
+  /// at ``positionsMovingSpeed`` takes to leave the noise. While a departure is held,
+  /// ``distanceError`` includes half its distance: the distance shown then lacks all of it
+  /// or none.
   public static let excursionSeconds = 120.0
   /// Positions only: a departure that comes back is an excursion only when its path is at
   /// most this many times as long as its farthest point from the stand: out and back
@@ -168,7 +170,9 @@ public struct TrackOdometer: Sendable {
   /// - without speed, the chords' noise and the turns they cut (`positionsBiasBound`),
   ///   and a block's sigma for each departure;
   /// - each bridged fix loss, as its own term: how much longer than the straight bridge
-  ///   the path may have been (see `bridge`).
+  ///   the path may have been (see `bridge`);
+  /// - a departure held until it proves not to be the position error's excursion (see
+  ///   ``excursionSeconds``): half its distance.
   ///
   /// Worked out afresh at each fix from what is known by then, so it can narrow (a rest
   /// shows the receiver's noise to be less than its bound). Looks at no fix ahead.
@@ -177,7 +181,19 @@ public struct TrackOdometer: Sendable {
     return
       (committedVariance + integrationVariance + positionsBiasBound * positionsBiasBound + correctedCutSquares
       + doppler.restExcess()
-      + openChordVariance + bridgeWaiting).squareRoot()
+      + openChordVariance + bridgeWaiting + heldVariance).squareRoot()
+  }
+
+  /// A held departure's share of ``distanceError``, m² (``excursionSeconds``): the
+  /// distance shown lacks all of the held distance D (its chords, and the one still open)
+  /// if it proves a trip, none if it proves an excursion; an error that takes one of two
+  /// values differing by D has a standard deviation of at most D/2, and the truth lies
+  /// within twice that.
+  private var heldVariance: Double {
+    guard let pending = excursion else { return 0 }
+    var held = pending.distance
+    if isMoving, let anchor, filling.count > 0 { held += debiased(filling.location.distance(from: anchor.location)) }
+    return held * held / 4
   }
 
   /// Seconds of this session whose speed is integrated into ``distance``.
