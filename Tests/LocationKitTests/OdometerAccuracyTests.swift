@@ -190,6 +190,12 @@ import Testing
     var random = SeededRandom(seed: seed)
     let simulator = testCase.make(&random)
     let track = simulator.generate(seed: seed &+ 1000)
+    // To look at one receiver's log with `whereami`: the file is named by case and seed.
+    if let directory = ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_LOGS"] {
+      let name = testCase.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }
+      FileManager.default.createFile(
+        atPath: "\(directory)/\(String(name))-\(seed).nmea", contents: Data(track.nmea))
+    }
     var decoder = NMEADecoder()
     var odometer = TrackOdometer()
     let handle: (DecoderEvent) -> Void = { event in
@@ -234,6 +240,14 @@ import Testing
     for seed in 1...UInt64(Self.seedCount) {
       let m = Self.measure(testCase, seed: seed)
       rows.append(m)
+      // One row per seed, to see which receivers miss and by how much.
+      if let file = ProcessInfo.processInfo.environment["WHEREAMI_ODOMETER_SEED_ROWS"] {
+        let row = [
+          testCase.name, "\(seed)", String(format: "%.3f", m.truth), String(format: "%.3f", m.distance),
+          String(format: "%.3f", m.distanceError), "\(m.receiver)",
+        ]
+        Self.appendLine(row.joined(separator: "\t") + "\n", to: file)
+      }
       #expect(
         Self.passes(testCase.goal, m),
         "seed \(seed), \(m.receiver): \(m.distance) m for a true \(m.truth) m (raw steps \(m.pathLength) m; bridged \(m.bridged) m for \(m.inOutages) m in fix losses)"
@@ -273,13 +287,17 @@ import Testing
       + "\(String(format: "%+.2f", errors.reduce(0, +) / Double(errors.count)))\(unit) | "
       + "\(String(format: "%+.1f", raw.reduce(0, +) / Double(raw.count)))\(unit) | \(rows.count) | "
       + "\(covered) of \(rows.count) | \(String(format: "%.1f m (%.1f m)", meanSigma, rms)) |\n"
-    // Cases run in parallel: one O_APPEND write per row keeps rows whole; the index
-    // lets the script put them in order.
+    // The index lets the script put the rows in order.
     let index = cases.firstIndex { $0.name == testCase.name } ?? 0
-    let bytes = Array("\(index)\t\(line)".utf8)
+    appendLine("\(index)\t\(line)", to: file)
+  }
+
+  /// Appends `line` to `file` in one `O_APPEND` write, so that lines from cases running
+  /// in parallel stay whole.
+  private static func appendLine(_ line: String, to file: String) {
     let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard descriptor >= 0 else { return }
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
   }
 }
