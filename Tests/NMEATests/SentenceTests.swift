@@ -63,6 +63,14 @@ private func rejection(_ body: String) -> FieldError? {
     #expect(rejection("$GPGGA,113258,3238.9148,N,10822.4466,W,1,08,1.1,15x7.4,M,-24.6,M,,")?.name == "altitude")
     #expect(rejection("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,311322,009.3,E")?.name == "date")
     #expect(rejection("$GPGGA,113258,3238.9148")?.problem == .missing)
+    // A direction is named after the value it qualifies (the name is joined only for the
+    // error).
+    let variation = rejection("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,311224,009.3,X")
+    #expect(variation?.name == "magnetic variation direction" && variation?.index == 10)
+    #expect(
+      rejection("$GPRMC,113258,A,3238.9148,N,10822.4466,W,005.3,247.1,311224,009.3,EW")?.problem == .invalidFormat)
+    #expect(rejection("$GPHDG,98.3,1.5,Q,12.6,W")?.name == "deviation direction")
+    #expect(rejection("$GPDTM,W84,,0.1,S,0.2,N,0.0,W84")?.name == "longitude offset direction")
   }
 
   /// A value unknown to an informational field (a navigational status, a mode letter,

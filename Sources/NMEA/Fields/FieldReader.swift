@@ -163,6 +163,17 @@ struct FieldReader {
   func character(_ index: Int, _ name: String, oneOf allowed: StaticString) throws(FieldError)
     -> UInt8?
   {
+    try character(index, of: name, suffix: "", oneOf: allowed)
+  }
+
+  /// ``character(_:_:oneOf:)`` for a field that qualifies the one before it, named after
+  /// it (`name` and `suffix`, "magnetic variation" and " direction"). The name is put
+  /// together only for an error: joining two strings for every sentence cost RMC more
+  /// than reading its numbers.
+  @inline(__always)
+  func character(_ index: Int, of name: String, suffix: StaticString, oneOf allowed: StaticString)
+    throws(FieldError) -> UInt8?
+  {
     let field = raw(index)
     if field.isEmpty { return nil }
     if field.count == 1 {
@@ -170,7 +181,8 @@ struct FieldReader {
       // Through the buffer: a one-character literal may be stored as a scalar, not bytes.
       if allowed.withUTF8Buffer({ $0.contains(value) }) { return value }
     }
-    throw FieldError(index: index, name: name, problem: field.count == 1 ? .outOfRange : .invalidFormat)
+    throw FieldError(
+      index: index, name: name + suffix.description, problem: field.count == 1 ? .outOfRange : .invalidFormat)
   }
 
   /// A non-negative decimal integer, optionally limited to `range`.

@@ -36,6 +36,6 @@ public struct DTM: Sendable, Equatable {
     _ fields: FieldReader, _ index: Int, _ name: String, negative: UInt8, allowed: StaticString
   ) throws(FieldError) -> Double? {
     guard let value = try fields.decimal(index, name) else { return nil }
-    return try fields.character(index + 1, name + " direction", oneOf: allowed) == negative ? -value : value
+    return try fields.character(index + 1, of: name, suffix: " direction", oneOf: allowed) == negative ? -value : value
   }
 }

@@ -81,7 +81,7 @@ func signedVariation(
     return nil
   }
   if value > 180 { return nil }
-  switch try fields.character(index + 1, name + " direction", oneOf: "EW") {
+  switch try fields.character(index + 1, of: name, suffix: " direction", oneOf: "EW") {
   case UInt8(ascii: "W"): return -value
   default: return value
   }
