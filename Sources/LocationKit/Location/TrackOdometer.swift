@@ -95,7 +95,9 @@ public struct TrackOdometer: Sendable {
   /// before the window closes.
   public static let chainedConfidenceFactor = 2.0
   /// How long after a departure the next one is a link of the same chain, in multiples of
-  /// the time that departure took.
+  /// the time that departure took (for a link, at most twice the time the link before it
+  /// was taken to take: a link noise makes at rest, long after the last, would otherwise
+  /// open a window in which the next is all but certain, and the chain would not end).
   public static let chainWindow = 5.0
   /// While moving without speed, a chord is measured every this many seconds.
   public static let chordSeconds = 8.0
@@ -851,7 +853,8 @@ public struct TrackOdometer: Sendable {
   private struct Departure {
     /// When, seconds.
     var seconds: Double
-    /// How long it took from the departure before it (or from the stand it left).
+    /// How long it took from the departure before it (or from the stand it left); for a
+    /// link, at most twice what the link before it took (``chainWindow``).
     var took: Double
     /// How many links of a chain came before it (``isChainLink(from:to:)``).
     var links: Int
@@ -961,8 +964,13 @@ public struct TrackOdometer: Sendable {
         stoppedTime -= waited
       }
       let links = chained ? (lastDeparture?.links ?? 0) + 1 : 0
-      lastDeparture = Departure(
-        seconds: block.start, took: block.start - (lastDeparture?.seconds ?? anchor.start), links: links)
+      var took = block.start - (lastDeparture?.seconds ?? anchor.start)
+      // A link's window follows the time the chain's links took, widening at most twofold
+      // from one link to the next: a drift that slows widens it link by link, but a link
+      // that noise makes at rest, long after the last, does not open a window five times
+      // its own length (``chainWindow``), in which the next such link is all but certain.
+      if chained, let last = lastDeparture { took = min(took, 2 * last.took) }
+      lastDeparture = Departure(seconds: block.start, took: took, links: links)
       self.anchor = block
       candidate = nil
       isMoving = true
