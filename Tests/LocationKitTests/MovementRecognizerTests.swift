@@ -105,6 +105,26 @@ import Testing
     #expect(abs(trip.distance - truth.distance) / truth.distance < 0.2, "\(trip.distance) m for \(truth.distance) m")
   }
 
+  /// A drift the displacement test finds minutes after it began is dated back to then by
+  /// the odometer, in moving time and distance; its trip begins then too. It began at the
+  /// decision: a 20-minute trip had 40 minutes of moving time.
+  @Test(arguments: [31, 32, 33] as [UInt64]) func aSlowDriftFoundLateBeginsWhenItBegan(seed: UInt64) throws {
+    var random = SeededRandom(seed: seed)
+    let phases: [MovementPhase] = [.stand(seconds: 1800), .move(seconds: 1200, speed: 0.15), .stand(seconds: 600)]
+    let track = TrackSimulator(receiver: .drawn(&random), style: .drifting, phases: phases).generate(seed: seed)
+    let recognized = Self.recognize(track)
+    let trips = recognized.events.filter { $0.state == .ended }.map(\.trip)
+    let truth = try #require(track.movements.first)
+    let first = try #require(recognized.firstSecond)
+    let longest = try #require(trips.max { $0.distance < $1.distance })
+    let start = try #require(longest.start.timestamp?.secondsSinceEpoch) - first
+    // The movement's own start, dated from the velocities: within a minute of the truth.
+    #expect(abs(start - truth.start) < 60, "began \(start) s in, the drift at \(truth.start) s")
+    for trip in trips {
+      #expect(trip.movingTime <= trip.duration + 1e-9, "\(trip.movingTime) s moving in \(trip.duration) s")
+    }
+  }
+
   /// Without speeds, a slow drift stands between the links of its chain of departures, a
   /// minute or two at 0.2 m/s: the trip goes on while the next link may still come. With
   /// a stop after a minute, the drift had been no trip at all.

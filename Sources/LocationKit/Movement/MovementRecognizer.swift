@@ -16,7 +16,9 @@ public enum MovementState: String, Sendable, Equatable, CustomStringConvertible 
 
 /// A trip so far, or a finished one.
 public struct Trip: Sendable, Equatable {
-  /// The last fix at rest before the movement (where and when the trip began).
+  /// The last fix at rest before the movement (where and when the trip began); for a slow
+  /// movement the odometer found later and dated back, the fix at rest when it began (at
+  /// most `restSampleSeconds`, 4 s, earlier).
   public var start: Location
   /// The latest fix of a trip under way; where it stopped, once it has ended.
   public var end: Location
@@ -71,7 +73,10 @@ public struct MovementEvent: Sendable, Equatable {
 /// a trip), or without speeds a departure
 /// beyond four combined sigmas of the position's uncertainty seen in two 2 s blocks
 /// running. A trip begins at the last fix before that (the last one at rest, or slower
-/// than ``TrackOdometer/movingSpeed``) and ends at the first fix of the stop. Without speeds, a start is known only once the receiver has
+/// than ``TrackOdometer/movingSpeed``), or, for a displacement found after the movement
+/// began, at the fix at rest when it began: the odometer dates the movement's distance
+/// and moving time back to then, and the trip takes them, so its moving time never
+/// exceeds its duration. It ends at the first fix of the stop. Without speeds, a start is known only once the receiver has
 /// left its noise radius, so it is late by the time that takes (about 20 s at walking
 /// pace for 5 m accuracies); after a stand of two minutes or more its distance shows only
 /// two minutes later (``TrackOdometer/excursionSeconds``), and a position that wandered off
@@ -90,6 +95,14 @@ public struct MovementRecognizer: Sendable {
   public private(set) var odometer = TrackOdometer()
 
   private var lastAtRest: Location?
+  /// Fixes at rest since the last trip, one every ``restSampleSeconds`` as far back as the
+  /// odometer may date a movement's start (`DopplerMotion.history`): a slow movement that
+  /// the displacement test finds is dated back to when it began, and so is its trip.
+  private var restHistory: [Location] = []
+  private var restHistoryStart = 0
+  /// How finely ``restHistory`` keeps the rest: a trip dated back begins at most this
+  /// long before its movement did, seconds.
+  static let restSampleSeconds = 4.0
   private var latest: Location?
   private var distanceAtStart = 0.0
   private var movingTimeAtStart = 0.0
@@ -119,6 +132,7 @@ public struct MovementRecognizer: Sendable {
   /// (``Location/hasTime``) changes nothing.
   public mutating func add(_ location: Location) -> MovementEvent? {
     guard location.hasTime else { return nil }
+    let previous = latest
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
     let sessionsBefore = odometer.sessions
@@ -133,7 +147,9 @@ public struct MovementRecognizer: Sendable {
         ended = end(at: stop, restingAt: latest)
       }
       self.latest = location
-      lastAtRest = location
+      restHistory.removeAll(keepingCapacity: true)
+      restHistoryStart = 0
+      noteRest(location)
       unconfirmedPeak = nil
       return ended
     }
@@ -158,16 +174,16 @@ public struct MovementRecognizer: Sendable {
       unconfirmedPeak = speed >= odometer.movingSpeed ? max(unconfirmedPeak ?? speed, speed) : nil
     }
     // A track that begins in motion: its trip begins at its first fix.
-    if lastAtRest == nil { lastAtRest = location }
+    if lastAtRest == nil { noteRest(location) }
     if let ended {
       // The fix after the loss may itself be under way: that is for the next call to say.
-      if odometer.isMoving { lastAtRest = location }
+      if odometer.isMoving { noteRest(location) }
       return ended
     }
 
     guard var trip else {
       if !odometer.isMoving {
-        if (location.measuredSpeed ?? 0) < odometer.movingSpeed { lastAtRest = location }
+        if (location.measuredSpeed ?? 0) < odometer.movingSpeed { noteRest(location) }
         return nil
       }
       distanceAtStart = distanceBefore
@@ -176,9 +192,17 @@ public struct MovementRecognizer: Sendable {
       let beginning = odometer.distanceError
       varianceAtStart = beginning * beginning
       latestError = 0
+      // The moving time the odometer counted before this step: a movement dated back to
+      // when it began, which the trip begins with (its moving time never exceeds its
+      // duration, and its distance is the movement's since then).
+      let step = previous.map { Trip.elapsed(from: $0, to: location) } ?? 0
+      let datedBack = odometer.movingTime - movingTimeBefore - step
       let begun = Trip(
-        start: lastAtRest ?? location, end: location, distance: odometer.distance - distanceBefore,
-        movingTime: odometer.movingTime - movingTimeBefore, maximumSpeed: peak)
+        start: start(before: location, by: step + datedBack), end: location,
+        distance: odometer.distance - distanceBefore, movingTime: odometer.movingTime - movingTimeBefore,
+        maximumSpeed: peak)
+      restHistory.removeAll(keepingCapacity: true)
+      restHistoryStart = 0
       self.trip = begun
       stoppedAt = nil
       state = .began
@@ -207,6 +231,42 @@ public struct MovementRecognizer: Sendable {
       return nil
     }
     return end(at: stoppedWithHeldDistance(stop), restingAt: location)
+  }
+
+  /// Notes a fix at rest: where a trip begins, unless its movement is dated back further
+  /// (``restHistory``).
+  private mutating func noteRest(_ location: Location) {
+    lastAtRest = location
+    if restHistory.count > restHistoryStart,
+      Trip.elapsed(from: restHistory[restHistory.count - 1], to: location) < Self.restSampleSeconds
+    {
+      return
+    }
+    restHistory.append(location)
+    // Older than the odometer dates back, with one more to cover it.
+    while restHistory.count - restHistoryStart > 2,
+      Trip.elapsed(from: restHistory[restHistoryStart + 1], to: location) > DopplerMotion.history
+    {
+      restHistoryStart += 1
+    }
+    if restHistoryStart >= 256 && 2 * restHistoryStart >= restHistory.count {
+      restHistory.removeFirst(restHistoryStart)
+      restHistoryStart = 0
+    }
+  }
+
+  /// Where a trip that begins at `location` starts: the last fix at rest, or, when the
+  /// odometer dated the movement back `seconds` before `location`, the latest fix at rest
+  /// at or before then (so at most ``restSampleSeconds`` earlier).
+  private func start(before location: Location, by seconds: Double) -> Location {
+    guard let lastAtRest else { return location }
+    guard Trip.elapsed(from: lastAtRest, to: location) < seconds - 1e-6 else { return lastAtRest }
+    var index = restHistory.count - 1
+    while index >= restHistoryStart {
+      if Trip.elapsed(from: restHistory[index], to: location) >= seconds - 1e-6 { return restHistory[index] }
+      index -= 1
+    }
+    return restHistoryStart < restHistory.count ? restHistory[restHistoryStart] : lastAtRest
   }
 
   /// `stop` with the distance the odometer has counted since, while standing: what it
@@ -239,7 +299,12 @@ public struct MovementRecognizer: Sendable {
     let final: MovementState = trip.distance >= minimumDistance ? .ended : .cancelled
     self.trip = nil
     stoppedAt = nil
-    lastAtRest = location
+    // The rest began where the trip stopped: a movement dated back into the stop's first
+    // minute begins there.
+    restHistory.removeAll(keepingCapacity: true)
+    restHistoryStart = 0
+    noteRest(stop.location)
+    noteRest(location)
     state = .possible
     return MovementEvent(state: final, trip: trip)
   }
