@@ -330,6 +330,11 @@ public struct TrackOdometer: Sendable {
   private var displacedTo: TrackPoint?
   /// The part of ``distance`` added across fix losses, metres.
   public private(set) var bridgedDistance = 0.0
+  /// The part of ``bridgedDistance`` across losses longer than ``longestMovingGap``,
+  /// whose time counts as stopped: a mean moving speed leaves it out with its time (20
+  /// minutes without a fix, after which the receiver stands 670 m on, are not 670 m in
+  /// the second of moving time around them).
+  public private(set) var bridgedDistanceInStoppedTime = 0.0
   /// How many fix losses were bridged.
   public private(set) var bridges = 0
   /// Whether the receiver is currently taken to be moving.
@@ -1154,7 +1159,12 @@ public struct TrackOdometer: Sendable {
     }
     // A short loss while moving is moving time; a long one (the receiver switched off
     // while parked) is not known to be, and counts as stopped.
-    if bridged && elapsed <= Self.longestMovingGap { movingTime += elapsed } else { stoppedTime += elapsed }
+    if bridged && elapsed <= Self.longestMovingGap {
+      movingTime += elapsed
+    } else {
+      stoppedTime += elapsed
+      if bridged { bridgedDistanceInStoppedTime += step }
+    }
     isMoving = movingAfter
     usingPositions = location.measuredSpeed == nil
     startPositions(at: location, seconds)

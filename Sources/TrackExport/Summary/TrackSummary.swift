@@ -41,6 +41,7 @@ public struct TrackSummary {
     var movingTime = 0.0
     var stoppedTime = 0.0
     var bridgedDistance = 0.0
+    var bridgedDistanceInStoppedTime = 0.0
     var bridges = 0
     var sessions = 0
     var fixesBackInTime = 0
@@ -64,6 +65,11 @@ public struct TrackSummary {
   public var stoppedTime: Double { odometer.stoppedTime + merged.stoppedTime }
   /// The part of `distance` added across fix losses, and how many were bridged.
   public var bridgedDistance: Double { odometer.bridgedDistance + merged.bridgedDistance }
+  /// The part of ``bridgedDistance`` across losses whose time counts as stopped
+  /// (``/LocationKit/TrackOdometer/bridgedDistanceInStoppedTime``).
+  public var bridgedDistanceInStoppedTime: Double {
+    odometer.bridgedDistanceInStoppedTime + merged.bridgedDistanceInStoppedTime
+  }
   /// How many fix losses the odometer bridged.
   public var bridges: Int { odometer.bridges + merged.bridges }
   /// How many sessions the odometer counted, each on its own (``/LocationKit/TrackOdometer/sessions``:
@@ -112,6 +118,7 @@ public struct TrackSummary {
     merged.movingTime += other.movingTime
     merged.stoppedTime += other.stoppedTime
     merged.bridgedDistance += other.bridgedDistance
+    merged.bridgedDistanceInStoppedTime += other.bridgedDistanceInStoppedTime
     merged.bridges += other.bridges
     merged.sessions += other.sessions
     merged.fixesBackInTime += other.fixesBackInTime
@@ -135,8 +142,12 @@ public struct TrackSummary {
 
   /// The mean moving speed: ``distance`` over ``movingTime``, metres per second, as for a
   /// trip (``/LocationKit/Trip/meanMovingSpeed``); `nil` without moving time. Standing
-  /// time is left out, so that an hour parked does not halve a drive's mean.
-  public var meanSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
+  /// time is left out, so that an hour parked does not halve a drive's mean, and so is
+  /// the distance bridged across a loss whose time counts as stopped (a receiver
+  /// switched off and on 670 m on read 173 m/s).
+  public var meanSpeed: Double? {
+    movingTime > 0 ? max(0, distance - bridgedDistanceInStoppedTime) / movingTime : nil
+  }
 
   private var sentenceCounts: [(String, Int)] {
     Sentence.Kind.allCases.map { ($0.description, statistics.decoded($0)) }.filter { $0.1 > 0 }
