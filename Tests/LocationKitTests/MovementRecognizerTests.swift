@@ -319,6 +319,32 @@ import Testing
     #expect(ended.last.map { $0.duration < 310 } == true)
   }
 
+  /// Standing, then no fix for longer than a stop, then moving elsewhere: the trip begins
+  /// after the loss, without the odometer's bridge across it, whose time is stopped time
+  /// (the corpus's ublox-lea-4h.log, in the corpus family, made a trip of 887 m in 1 s).
+  @Test func aTripThatBeginsAfterALossLeavesTheBridgeOut() throws {
+    var recognizer = MovementRecognizer()
+    var events: [MovementEvent] = []
+    func add(_ second: Int, north: Double, speed: Double) {
+      var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
+      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+      location.speed = speed
+      location.course = 0
+      location.horizontalAccuracy = 3
+      if let event = recognizer.add(location) { events.append(event) }
+    }
+    for second in 0...120 { add(second, north: 0, speed: 0) }
+    for second in 200...320 { add(second, north: 900 + Double(second - 200) * 10, speed: 10) }
+    if let last = recognizer.finish() { events.append(last) }
+    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    let trip = try #require(trips.first)
+    #expect(trips.count == 1)
+    #expect(trip.start.timestamp == Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + 200 * 1_000_000))
+    #expect(abs(trip.distance - 1200) < 20, "\(trip.distance) m")
+    #expect(trip.movingTime <= trip.duration, "\(trip.movingTime) s moving in \(trip.duration) s")
+    #expect((trip.meanMovingSpeed ?? 0) <= 10.5, "\(trip.meanMovingSpeed ?? -1) m/s")
+  }
+
   @Test func aTripWithoutDatesAcrossMidnightLastsItsMinutes() {
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []

@@ -197,9 +197,17 @@ public struct MovementRecognizer: Sendable {
       // duration, and its distance is the movement's since then).
       let step = previous.map { Trip.elapsed(from: $0, to: location) } ?? 0
       let datedBack = odometer.movingTime - movingTimeBefore - step
+      // After a loss as long as a stop, the trip begins at the fix after it, without what
+      // the odometer bridged (as a trip under way ends before such a loss): a bridge of
+      // 887 m across 69 s without fixes, stopped time, made a trip of 887 m/s.
+      let afterLoss = step >= stopDuration
+      if afterLoss {
+        distanceAtStart = odometer.distance
+        movingTimeAtStart = odometer.movingTime
+      }
       let begun = Trip(
-        start: start(before: location, by: step + datedBack), end: location,
-        distance: odometer.distance - distanceBefore, movingTime: odometer.movingTime - movingTimeBefore,
+        start: afterLoss ? location : start(before: location, by: step + datedBack), end: location,
+        distance: odometer.distance - distanceAtStart, movingTime: odometer.movingTime - movingTimeAtStart,
         maximumSpeed: peak)
       restHistory.removeAll(keepingCapacity: true)
       restHistoryStart = 0
