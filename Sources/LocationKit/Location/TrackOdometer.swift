@@ -193,8 +193,7 @@ public struct TrackOdometer: Sendable {
   /// within twice that.
   private var heldVariance: Double {
     guard let pending = excursion else { return 0 }
-    var held = pending.distance
-    if isMoving, let anchor, filling.count > 0 { held += debiased(filling.location.distance(from: anchor.location)) }
+    let held = pending.distance + chordSoFar
     return held * held / 4
   }
 
@@ -578,9 +577,14 @@ public struct TrackOdometer: Sendable {
   }
 
   /// Positions only, moving: the chord from the last counted block to the block being
-  /// filled, which the next closed chord replaces.
-  private var openChord: Double {
-    guard usingPositions, isMoving, excursion == nil, let anchor, filling.count > 0 else { return 0 }
+  /// filled, which the next closed chord replaces; in ``distance`` unless a departure is
+  /// held (``heldVariance``).
+  private var openChord: Double { excursion == nil ? chordSoFar : 0 }
+
+  /// Positions only, moving: the chord so far, from the last counted block to the block
+  /// being filled, with the noise's lengthening taken off.
+  private var chordSoFar: Double {
+    guard usingPositions, isMoving, let anchor, filling.count > 0 else { return 0 }
     return debiased(filling.location.distance(from: anchor.location))
   }
 
