@@ -147,8 +147,7 @@ public struct MovementRecognizer: Sendable {
         ended = end(at: stop, restingAt: latest)
       }
       self.latest = location
-      restHistory.removeAll(keepingCapacity: true)
-      restHistoryStart = 0
+      forgetRest()
       noteRest(location)
       unconfirmedPeak = nil
       return ended
@@ -209,8 +208,7 @@ public struct MovementRecognizer: Sendable {
         start: afterLoss ? location : start(before: location, by: step + datedBack), end: location,
         distance: odometer.distance - distanceAtStart, movingTime: odometer.movingTime - movingTimeAtStart,
         maximumSpeed: peak)
-      restHistory.removeAll(keepingCapacity: true)
-      restHistoryStart = 0
+      forgetRest()
       self.trip = begun
       stoppedAt = nil
       state = .began
@@ -263,6 +261,12 @@ public struct MovementRecognizer: Sendable {
     }
   }
 
+  /// Forgets the rest kept so far: a trip began, or a session or a stop begins.
+  private mutating func forgetRest() {
+    restHistory.removeAll(keepingCapacity: true)
+    restHistoryStart = 0
+  }
+
   /// Where a trip that begins at `location` starts: the last fix at rest, or, when the
   /// odometer dated the movement back `seconds` before `location`, the latest fix at rest
   /// at or before then (so at most ``restSampleSeconds`` earlier).
@@ -309,8 +313,7 @@ public struct MovementRecognizer: Sendable {
     stoppedAt = nil
     // The rest began where the trip stopped: a movement dated back into the stop's first
     // minute begins there.
-    restHistory.removeAll(keepingCapacity: true)
-    restHistoryStart = 0
+    forgetRest()
     noteRest(stop.location)
     noteRest(location)
     state = .possible
