@@ -51,6 +51,17 @@ import Testing
     return trips
   }
 
+  /// A fix `second` seconds after 2026-03-14T08:00:00Z, `north` metres from a point in
+  /// Munich, with a measured speed (and course), 3 m accurate.
+  static func fix(_ second: Int, north: Double, speed: Double, course: Double? = nil) -> Location {
+    var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
+    location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
+    location.speed = speed
+    location.course = course
+    location.horizontalAccuracy = 3
+    return location
+  }
+
   /// The seeds: as many as the odometer's accuracy tests run (`WHEREAMI_ODOMETER_SEEDS`).
   /// One seed (the sanitizer runs) is seed 2, a 1 Hz receiver: seed 1's 5 Hz day took
   /// four and a half minutes under ThreadSanitizer, the whole run's critical path.
@@ -303,11 +314,7 @@ import Testing
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []
     func add(_ second: Int, north: Double) {
-      var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
-      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
-      location.speed = 10
-      location.horizontalAccuracy = 3
-      if let event = recognizer.add(location) { events.append(event) }
+      if let event = recognizer.add(Self.fix(second, north: north, speed: 10)) { events.append(event) }
     }
     for second in 0...300 { add(second, north: Double(second) * 10) }
     for second in 29_100...29_400 { add(second, north: 5000 + Double(second - 29_100) * 10) }
@@ -326,12 +333,7 @@ import Testing
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []
     func add(_ second: Int, north: Double, speed: Double) {
-      var location = Location(latitude: 48.137 + north / 111_200, longitude: 11.575)
-      location.timestamp = Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + Int64(second) * 1_000_000)
-      location.speed = speed
-      location.course = 0
-      location.horizontalAccuracy = 3
-      if let event = recognizer.add(location) { events.append(event) }
+      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
     }
     for second in 0...120 { add(second, north: 0, speed: 0) }
     for second in 200...320 { add(second, north: 900 + Double(second - 200) * 10, speed: 10) }
