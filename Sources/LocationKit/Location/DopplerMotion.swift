@@ -59,6 +59,9 @@ struct DopplerMotion: Sendable {
     var variance: Double
     /// Growth rate of the variance of the integrated velocity's error, m²/s.
     var rate: Double
+    /// How far ``variance`` may be off, (m/s)²: the farthest of the fits the data allow
+    /// (see `fit()`); 0 for a bound.
+    var varianceSpread = 0.0
   }
 
   /// The longest correlation time the noise model allows, seconds. Doppler errors come
@@ -128,7 +131,9 @@ struct DopplerMotion: Sendable {
   /// The speed integrated with the noise's bias removed (as moving), since the track
   /// began, rest included: what a stretch found to be movement afterwards counts.
   private var path = 0.0
-  private var previous: (time: Double, east: Double, north: Double, corrected: Double)?
+  /// The sum of the steps' ``Step/correctionSpread`` along ``path``, metres.
+  private var pathSpread = 0.0
+  private var previous: (time: Double, east: Double, north: Double, corrected: Double, spread: Double)?
   private var lastChangeAt = -Double.infinity
   /// Changes at the longest lag learned since the last fit: the noise is fitted again
   /// after a while at rest, not while nothing new was learned.
@@ -186,6 +191,11 @@ struct DopplerMotion: Sendable {
     /// When movement was decided at this fix: the square of the displacement of the rest
     /// before the stretch beyond what noise explains, m² (see ``restExcess``).
     var restExcess = 0.0
+    /// How far ``distance`` may be off through the noise's variance alone, metres: what
+    /// the bias removed would be with the variance ``Noise/varianceSpread`` lower, less
+    /// what it would be that much higher, halved. The same for every step of a
+    /// receiver, so the steps' spreads add up, not in quadrature.
+    var correctionSpread = 0.0
   }
 
   /// Over the rest since the last decision (up to `end`, the latest sample by default):
@@ -237,27 +247,38 @@ struct DopplerMotion: Sendable {
       return Step()
     }
     let variance = learned?.variance ?? 0
-    let corrected = (max(0, speed * speed - variance)).squareRoot()
+    let squared = speed * speed
+    let corrected = (max(0, squared - variance)).squareRoot()
+    // The same speed corrected with the variance the farthest fits allow, either way.
+    let spread = learned.map { noise in
+      ((max(0, squared - max(0, variance - noise.varianceSpread))).squareRoot()
+        - (max(0, squared - variance - noise.varianceSpread)).squareRoot()) / 2
+    }
     var step = Step()
     if let previous {
       let elapsed = time - previous.time
       east += (previous.east + velocityEast) / 2 * elapsed
       north += (previous.north + velocityNorth) / 2 * elapsed
       let stretch = (previous.corrected + corrected) / 2 * elapsed
+      let stretchSpread = (previous.spread + (spread ?? 0)) / 2 * elapsed
       path += stretch
-      if isMoving { step.distance += stretch }
+      pathSpread += stretchSpread
+      if isMoving {
+        step.distance += stretch
+        step.correctionSpread += stretchSpread
+      }
     } else {
       if restarted { trackStart = time }
       restarted = false
       decidedAt = time
     }
-    previous = (time, velocityEast, velocityNorth, corrected)
+    previous = (time, velocityEast, velocityNorth, corrected, spread ?? 0)
     if measured {
       velocities.append(time, velocityEast, velocityNorth)
       learn(at: time, velocityEast, velocityNorth)
     }
     if track.isEmpty || time - track.last.time >= 1 - 1e-6 {
-      track.append(time, east, north, path: path)
+      track.append(time, east, north, path: path, spread: pathSpread)
       while let first = track.first, time - first.time > Self.history { track.removeFirst() }
       decide(at: time, into: &step)
     }
@@ -401,14 +422,14 @@ struct DopplerMotion: Sendable {
     }
     guard lags.count >= 3 else { return }
     var best: (residual: Double, tau: Double, b: Double, s: Double)?
-    var plausible: [(residual: Double, rate: Double)] = []
+    var plausible: [(residual: Double, rate: Double, variance: Double)] = []
     plausible.reserveCapacity(Self.tauSteps * Self.activeSets.count)
     for i in 0..<Self.tauSteps {
       let tau = 0.2 * pow(Self.longestCorrelationTime / 0.2, Double(i) / Double(Self.tauSteps - 1))
       let system = NormalEquations(lags, values, tau: tau)
       for active in Self.activeSets {
         guard let solution = system.solve(active) else { continue }
-        plausible.append((solution.residual, 2 * solution.s * tau + 2 * solution.b * interval))
+        plausible.append((solution.residual, 2 * solution.s * tau + 2 * solution.b * interval, solution.b + solution.s))
         if best == nil || solution.residual < best!.residual {
           best = (solution.residual, tau, solution.b, solution.s)
         }
@@ -422,9 +443,14 @@ struct DopplerMotion: Sendable {
     // The medians are uncertain (about 1.5/√N relative each, for N changes), so other
     // splits between the Gauss-Markov part and the trend fit them as well: the rate is
     // the largest of any fit within that uncertainty of the best, and 3/√N more.
+    // The variance's spread is the farthest any of them puts it from the best's.
     let tolerance = best.residual + Double(lags.count) / samples
-    let rate = plausible.filter { $0.residual <= tolerance }.map(\.rate).max() ?? 0
-    learned = Noise(variance: best.b + best.s, rate: rate * (1 + 3 / samples.squareRoot()))
+    let fits = plausible.filter { $0.residual <= tolerance }
+    let rate = fits.map(\.rate).max() ?? 0
+    let variance = best.b + best.s
+    learned = Noise(
+      variance: variance, rate: rate * (1 + 3 / samples.squareRoot()),
+      varianceSpread: fits.map { abs($0.variance - variance) }.max() ?? 0)
   }
 
   private static let activeSets: [(Bool, Bool, Bool)] = [
@@ -575,7 +601,7 @@ struct DopplerMotion: Sendable {
       // shortest horizon that shows the movement, back to the first that looks like rest
       // (as a stop is decided).
       let stretch = min(since, Self.history)
-      var pieceEnd = (time: time, east: east, north: north, path: path)
+      var pieceEnd = (time: time, east: east, north: north, path: path, spread: pathSpread)
       var moved = 0.0
       while time - pieceEnd.time < stretch - 1e-6 {
         let start = max(pieceEnd.time - shortest, time - stretch)
@@ -586,8 +612,9 @@ struct DopplerMotion: Sendable {
         let squared = dE * dE + dN * dN
         guard squared / (noise.rate * span) >= Self.restStatistic else { break }
         result.distance += pieceEnd.path - past.path
+        result.correctionSpread += pieceEnd.spread - past.spread
         moved += span
-        pieceEnd = (past.time, past.east, past.north, past.path)
+        pieceEnd = (past.time, past.east, past.north, past.path, past.spread)
       }
       // The movement began within the earliest piece: at its first second whose mean
       // speed reaches ``stopFactor`` σ (the speed at which a movement ends), so that the
@@ -634,6 +661,8 @@ struct TimedRing: Sendable {
     var north: Double
     /// A running sum that goes with the pair (the track's: the speed integrated).
     var path = 0.0
+    /// Another (the track's: the speed's ``Step/correctionSpread`` integrated).
+    var spread = 0.0
   }
 
   private var samples: [Sample] = []
@@ -663,9 +692,9 @@ struct TimedRing: Sendable {
   @inline(__always)
   private func wrapped(_ position: Int) -> Int { position >= capacity ? position - capacity : position }
 
-  mutating func append(_ time: Double, _ east: Double, _ north: Double, path: Double = 0) {
+  mutating func append(_ time: Double, _ east: Double, _ north: Double, path: Double = 0, spread: Double = 0) {
     if count == capacity { removeFirst() }
-    let sample = Sample(time: time, east: east, north: north, path: path)
+    let sample = Sample(time: time, east: east, north: north, path: path, spread: spread)
     // Samples sit at start, start + 1, ... round the capacity: past the storage's end
     // only while it is still growing, and then exactly at its end.
     let position = wrapped(start + count)

@@ -182,7 +182,7 @@ public struct TrackOdometer: Sendable {
     let bridgeWaiting = pendingBridge.map { $0.shortfall * $0.shortfall } ?? 0
     return
       (committedVariance + integrationVariance + positionsBiasBound * positionsBiasBound + correctedCutSquares
-      + doppler.restExcess()
+      + correctionSpread * correctionSpread + doppler.restExcess()
       + openChordVariance + bridgeWaiting + heldVariance).squareRoot()
   }
 
@@ -199,6 +199,14 @@ public struct TrackOdometer: Sendable {
 
   /// Seconds of this session whose speed is integrated into ``distance``.
   private var integratedSeconds = 0.0
+  /// How far the slow movements' distance of this session may be off through the
+  /// velocity noise's variance, metres (``DopplerMotion/Step/correctionSpread``). Their
+  /// speeds, |v + n|, exceed v by about σ²/2v and are corrected with the σ² learned: at
+  /// 0.15 m/s and σ = 0.09 m/s that takes off 20 %, so a σ² a third off moves the
+  /// distance by several per cent, the same way at every fix of the receiver. The spread
+  /// adds up linearly within a session; sessions (another receiver, maybe) add in
+  /// quadrature.
+  private var correctionSpread = 0.0
   /// The Doppler noise integrated over ``integratedSeconds``, m²: q·T per axis, the
   /// rate q from what the session's receiver showed (a rest late in a session says what
   /// the noise was before it too). See ``integrationRate``.
@@ -559,9 +567,10 @@ public struct TrackOdometer: Sendable {
     // Another session may be another receiver (logs of several joined end to end): its
     // velocity noise is learned afresh, as is how often it sends speeds.
     // The session's integrated noise is settled with its receiver's rate.
-    committedVariance += integrationVariance
+    committedVariance += integrationVariance + correctionSpread * correctionSpread
     settleBridge()
     integratedSeconds = 0
+    correctionSpread = 0
     restingSpeeds = RestingSpeedNoise()
     doppler = DopplerMotion()
     speedIntervals = RecentIntervals()
@@ -650,6 +659,7 @@ public struct TrackOdometer: Sendable {
       integratedSeconds += elapsed
       if slowMovement, let slowStep {
         committed += slowStep.distance
+        correctionSpread += slowStep.correctionSpread
         if measured && speed >= movingSpeed {
           // Fast enough for the speed to show: it ends as a movement the speed began,
           // when the speed drops (as soon as the body stops, where the displacement
@@ -677,6 +687,7 @@ public struct TrackOdometer: Sendable {
     if let slowStep, doppler.isMoving {
       // The displacement test found a movement too slow for the speed to show.
       committed += slowStep.distance
+      correctionSpread += slowStep.correctionSpread
       integratedSeconds += slowStep.startedBefore ?? 0
       committedVariance += slowStep.restExcess
       if let before = slowStep.startedBefore {
