@@ -347,6 +347,30 @@ import Testing
     #expect((trip.meanMovingSpeed ?? 0) <= 10.5, "\(trip.meanMovingSpeed ?? -1) m/s")
   }
 
+  /// With a stop longer than the odometer's longest moving gap (60 s), a loss between
+  /// the two goes on inside the trip: the odometer bridges it, its time stopped time. The
+  /// trip keeps the bridge in its distance, and its mean leaves it out with its time (a
+  /// 90 s loss at 10 m/s made the mean 11.5 m/s, above every speed).
+  @Test func aLossInsideATripIsLeftOutOfItsMeanWithItsTime() throws {
+    var recognizer = MovementRecognizer(stopDuration: 120)
+    var events: [MovementEvent] = []
+    func add(_ second: Int, north: Double, speed: Double) {
+      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
+    }
+    for second in 0...60 { add(second, north: 0, speed: 0) }
+    for second in 61...360 { add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 450...750 { add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 751...1000 { add(second, north: 6900, speed: 0) }
+    if let last = recognizer.finish() { events.append(last) }
+    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    let trip = try #require(trips.first)
+    #expect(trips.count == 1)
+    #expect(abs(trip.distance - 6900) < 30, "\(trip.distance) m")
+    #expect(abs(trip.bridgedDistanceInStoppedTime - 900) < 1, "\(trip.bridgedDistanceInStoppedTime) m bridged")
+    #expect(abs(trip.movingTime - 600) < 3, "\(trip.movingTime) s")
+    #expect(abs((trip.meanMovingSpeed ?? 0) - 10) < 0.1, "\(trip.meanMovingSpeed ?? -1) m/s")
+  }
+
   @Test func aTripWithoutDatesAcrossMidnightLastsItsMinutes() {
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []

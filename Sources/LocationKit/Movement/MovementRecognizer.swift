@@ -31,12 +31,20 @@ public struct Trip: Sendable, Equatable {
   public var movingTime: Double
   /// The highest speed the receiver reported while moving, m/s; `nil` without speeds.
   public var maximumSpeed: Double?
+  /// The part of ``distance`` bridged across fix losses whose time counts as stopped
+  /// (``TrackOdometer/bridgedDistanceInStoppedTime``), metres: losses longer than
+  /// ``TrackOdometer/longestMovingGap`` but shorter than the recogniser's stop duration,
+  /// which do not end the trip.
+  public var bridgedDistanceInStoppedTime = 0.0
 
   /// Seconds from start to end.
   public var duration: Double { Trip.elapsed(from: start, to: end) }
 
-  /// Distance over moving time, m/s.
-  public var meanMovingSpeed: Double? { movingTime > 0 ? distance / movingTime : nil }
+  /// Distance over moving time, m/s: without what was bridged in stopped time, whose
+  /// time is not in ``movingTime`` (as ``TrackOdometer``'s summary leaves it out).
+  public var meanMovingSpeed: Double? {
+    movingTime > 0 ? max(0, distance - bridgedDistanceInStoppedTime) / movingTime : nil
+  }
 
   /// Seconds from one fix to a later one: between their timestamps when both have a
   /// date, otherwise between their times of day, the shorter way round the clock (a log
@@ -106,7 +114,17 @@ public struct MovementRecognizer: Sendable {
   private var latest: Location?
   private var distanceAtStart = 0.0
   private var movingTimeAtStart = 0.0
-  private var stoppedAt: (location: Location, distance: Double, movingTime: Double, error: Double)?
+  private var bridgedAtStart = 0.0
+  /// Where and how a trip stood, as it would end there: the odometer's figures since the
+  /// trip began.
+  private struct Stop {
+    var location: Location
+    var distance: Double
+    var movingTime: Double
+    var error: Double
+    var bridged: Double
+  }
+  private var stoppedAt: Stop?
   /// The odometer's error variance when the trip began, m².
   private var varianceAtStart = 0.0
   /// The trip's ``Trip/distanceError`` as of the last fix.
@@ -135,16 +153,21 @@ public struct MovementRecognizer: Sendable {
     let previous = latest
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
+    let bridgedBefore = odometer.bridgedDistanceInStoppedTime
     let sessionsBefore = odometer.sessions
+    // The trip as it stood before this fix.
+    func before(_ latest: Location) -> Stop {
+      Stop(
+        location: latest, distance: distanceBefore - distanceAtStart, movingTime: movingTimeBefore - movingTimeAtStart,
+        error: latestError, bridged: bridgedBefore - bridgedAtStart)
+    }
     odometer.add(location)
     var ended: MovementEvent?
     if odometer.sessions != sessionsBefore, let latest {
       // Another session (the odometer's decision; logs joined, a clock reset): a trip
       // under way ended where the last session's fixes did, and this one starts at rest.
       if trip != nil {
-        let stop =
-          stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart, latestError)
-        ended = end(at: stop, restingAt: latest)
+        ended = end(at: stoppedAt ?? before(latest), restingAt: latest)
       }
       self.latest = location
       forgetRest()
@@ -159,9 +182,7 @@ public struct MovementRecognizer: Sendable {
       // switched off when parked), whatever comes next.
       if trip != nil, elapsed >= stopDuration {
         // (What the odometer bridged across the loss is not part of it.)
-        let stop =
-          stoppedAt ?? (latest, distanceBefore - distanceAtStart, movingTimeBefore - movingTimeAtStart, latestError)
-        ended = end(at: stop, restingAt: latest)
+        ended = end(at: stoppedAt ?? before(latest), restingAt: latest)
       }
     }
     latest = location
@@ -187,6 +208,7 @@ public struct MovementRecognizer: Sendable {
       }
       distanceAtStart = distanceBefore
       movingTimeAtStart = movingTimeBefore
+      bridgedAtStart = bridgedBefore
       // The error bar from here (the step that began the trip is in it, as its distance).
       let beginning = odometer.distanceError
       varianceAtStart = beginning * beginning
@@ -203,11 +225,12 @@ public struct MovementRecognizer: Sendable {
       if afterLoss {
         distanceAtStart = odometer.distance
         movingTimeAtStart = odometer.movingTime
+        bridgedAtStart = odometer.bridgedDistanceInStoppedTime
       }
       let begun = Trip(
         start: afterLoss ? location : start(before: location, by: step + datedBack), end: location,
         distance: odometer.distance - distanceAtStart, movingTime: odometer.movingTime - movingTimeAtStart,
-        maximumSpeed: peak)
+        maximumSpeed: peak, bridgedDistanceInStoppedTime: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
       forgetRest()
       self.trip = begun
       stoppedAt = nil
@@ -222,14 +245,14 @@ public struct MovementRecognizer: Sendable {
       latestError = errorSinceStart
       trip.distanceError = latestError
       trip.movingTime = odometer.movingTime - movingTimeAtStart
+      trip.bridgedDistanceInStoppedTime = odometer.bridgedDistanceInStoppedTime - bridgedAtStart
       if let peak { trip.maximumSpeed = max(trip.maximumSpeed ?? peak, peak) }
       self.trip = trip
       state = .changed
       return MovementEvent(state: .changed, trip: trip)
     }
     latestError = errorSinceStart
-    let stop =
-      stoppedAt ?? (location, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart, latestError)
+    let stop = stoppedAt ?? soFar(at: location, error: latestError)
     stoppedAt = stop
     // A slow movement without speeds stands between the links of its chain: the trip
     // goes on while the next link may still come, and ends at the stop after the last.
@@ -284,30 +307,36 @@ public struct MovementRecognizer: Sendable {
   /// `stop` with the distance the odometer has counted since, while standing: what it
   /// held back of the trip until it knew the trip was one (a departure without speeds,
   /// held in case it was the position's excursion). Standing, it adds nothing else.
-  private func stoppedWithHeldDistance(
-    _ stop: (location: Location, distance: Double, movingTime: Double, error: Double)
-  ) -> (location: Location, distance: Double, movingTime: Double, error: Double) {
-    (stop.location, odometer.distance - distanceAtStart, stop.movingTime, max(stop.error, errorSinceStart))
+  private func stoppedWithHeldDistance(_ stop: Stop) -> Stop {
+    var held = stop
+    held.distance = odometer.distance - distanceAtStart
+    held.error = max(stop.error, errorSinceStart)
+    return held
+  }
+
+  /// The trip as it stands with the odometer's figures now, were it to end at `location`.
+  private func soFar(at location: Location, error: Double) -> Stop {
+    Stop(
+      location: location, distance: odometer.distance - distanceAtStart,
+      movingTime: odometer.movingTime - movingTimeAtStart, error: error,
+      bridged: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
   }
 
   /// Ends a trip under way at the end of the track (the end of a log): ``MovementState/ended``
   /// or ``MovementState/cancelled`` with the trip, or `nil` when none was under way.
   public mutating func finish() -> MovementEvent? {
     guard trip != nil, let latest else { return nil }
-    let stop =
-      stoppedAt.map(stoppedWithHeldDistance)
-      ?? (latest, odometer.distance - distanceAtStart, odometer.movingTime - movingTimeAtStart, errorSinceStart)
-    return end(at: stop, restingAt: latest)
+    return end(
+      at: stoppedAt.map(stoppedWithHeldDistance) ?? soFar(at: latest, error: errorSinceStart), restingAt: latest)
   }
 
-  private mutating func end(
-    at stop: (location: Location, distance: Double, movingTime: Double, error: Double), restingAt location: Location
-  ) -> MovementEvent? {
+  private mutating func end(at stop: Stop, restingAt location: Location) -> MovementEvent? {
     guard var trip else { return nil }
     trip.end = stop.location
     trip.distance = stop.distance
     trip.distanceError = stop.error
     trip.movingTime = stop.movingTime
+    trip.bridgedDistanceInStoppedTime = stop.bridged
     let final: MovementState = trip.distance >= minimumDistance ? .ended : .cancelled
     self.trip = nil
     stoppedAt = nil
