@@ -375,8 +375,9 @@ public struct TrackOdometer: Sendable {
   /// The course of the last fix whose speed was ``movingSpeed`` or more: the direction
   /// of travel before a stop (a speed at rest has no direction).
   private var lastMovingCourse: Double?
-  /// The last speed seen, the course with it, and when.
-  private var lastSpeed: (speed: Double, course: Double?, seconds: Double)?
+  /// The last speed seen, the course with it, and when, with the velocity east and north
+  /// they make (worked out once: ``record(_:_:)`` keeps it too).
+  private var lastSpeed: (speed: Double, course: Double?, seconds: Double, velocity: (east: Double, north: Double)?)?
   /// Doppler: distance of steps above ``movingSpeed`` not yet confirmed, since when, and
   /// the time of those steps before the latest (counted as standing until confirmed),
   /// the first step's distance, and when that step began (the rest ended within it).
@@ -509,9 +510,7 @@ public struct TrackOdometer: Sendable {
   /// Keeps the fix in ``history``, with the velocity this step used when it had a
   /// direction.
   private mutating func record(_ location: TrackPoint, _ seconds: Double) {
-    let velocity = lastSpeed.flatMap { speed in
-      speed.course.map { DopplerMotion.velocity(speed: speed.speed, course: $0) }
-    }
+    let velocity = lastSpeed?.velocity
     history.add(
       time: seconds, distance: distance, latitude: location.latitude, longitude: location.longitude,
       velocity: velocity)
@@ -630,8 +629,9 @@ public struct TrackOdometer: Sendable {
   private mutating func addDoppler(
     _ speed: Double, course: Double?, measured: Bool, elapsed: Double, _ seconds: Double
   ) {
+    let velocity = course.map { DopplerMotion.velocity(speed: speed, course: $0) }
     defer {
-      if measured { lastSpeed = (speed, course, seconds) }
+      if measured { lastSpeed = (speed, course, seconds, velocity) }
       if measured, speed >= movingSpeed, let course {
         lastMovingCourse = course
         settleBridge(courseAfter: course)
@@ -639,8 +639,8 @@ public struct TrackOdometer: Sendable {
     }
     // The displacement test needs the velocity's direction: it is fed while there is one.
     var slowStep: DopplerMotion.Step?
-    if let course {
-      slowStep = feedDisplacementTest(speed, course: course, measured: measured, elapsed: elapsed, seconds)
+    if let velocity {
+      slowStep = feedDisplacementTest(velocity, measured: measured, elapsed: elapsed, seconds)
     } else {
       committedVariance += doppler.restExcess()
       doppler.restart(moving: isMoving && !slowMovement)
@@ -741,12 +741,11 @@ public struct TrackOdometer: Sendable {
     }
   }
 
-  /// Gives the displacement test a fix's velocity, from its speed and course.
+  /// Gives the displacement test a fix's velocity (from its speed and course).
   private mutating func feedDisplacementTest(
-    _ speed: Double, course: Double, measured: Bool, elapsed: Double, _ seconds: Double
+    _ velocity: (east: Double, north: Double), measured: Bool, elapsed: Double, _ seconds: Double
   ) -> DopplerMotion.Step {
-    let velocity = DopplerMotion.velocity(speed: speed, course: course)
-    return doppler.add(
+    doppler.add(
       time: seconds, east: velocity.east, north: velocity.north, measured: measured,
       interval: speedIntervals.median ?? intervals.median ?? max(elapsed, 1))
   }
@@ -779,11 +778,12 @@ public struct TrackOdometer: Sendable {
     doppler.restart(moving: moving)
     guard let speed = location.measuredSpeed else { return }
     let course = measuredDirection(of: location)
-    if let course {
-      _ = feedDisplacementTest(speed, course: course, measured: true, elapsed: 0, seconds)
+    let velocity = course.map { DopplerMotion.velocity(speed: speed, course: $0) }
+    if let velocity {
+      _ = feedDisplacementTest(velocity, measured: true, elapsed: 0, seconds)
     }
     if !moving { restingSpeeds.add(speed, at: seconds, belowThreshold: speed < movingSpeed) }
-    lastSpeed = (speed, course, seconds)
+    lastSpeed = (speed, course, seconds, velocity)
   }
 
   // MARK: Positions only
