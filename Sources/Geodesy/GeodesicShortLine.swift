@@ -26,8 +26,8 @@ extension Geodesic {
   /// curvature κ = cos²α/M + sin²α/N at its azimuth α (M and N the meridian and
   /// prime-vertical radii). An arc of length s and nearly constant curvature κ has the
   /// chord c = s − κ²s³/24 + O(κ⁴s⁵), so s = c + κ²c³/24 to the same order. At 5.5 km the
-  /// term is 0.2 mm and the next one 10⁻¹¹ m; the variation of κ along the line and the
-  /// rounding of the chord (about 10⁻⁹ m) bound the error. Against Karney's series on
+  /// term is 0.2 mm and the next one 10⁻¹¹ m (at 22 km, 11 mm and 10⁻⁸ m); the variation
+  /// of κ along the line and the rounding of the chord (about 10⁻⁹ m) bound the error. Against Karney's series on
   /// random pairs at every latitude the error stays below 5 nm up to 0.1° apart and below
   /// 0.1 µm up to 0.2° (tested; it grows as the fifth power beyond: 6 µm at 0.5°, 0.2 mm
   /// at 1°), where the full solution costs fifteen times as many instructions: an
