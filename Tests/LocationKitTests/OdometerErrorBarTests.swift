@@ -167,6 +167,28 @@ import Testing
     #expect(odometer.distanceError < 20, "\(odometer.distanceError)")
   }
 
+  /// A drift too short to be decided is in the bar as the rest's displacement beyond the
+  /// noise. When another session begins (the time going back an hour: logs joined), the
+  /// new session's test starts afresh, and that term stays in the bar as settled: it was
+  /// dropped.
+  @Test func aSessionChangeKeepsTheRestsUndecidedDrift() {
+    var odometer = TrackOdometer()
+    // Two minutes standing, then a drift of 0.1 m/s north for half a minute, too short
+    // to be decided.
+    for second in 0..<120 {
+      let noise = Double((second * 7919) % 11) / 100 - 0.05
+      odometer.add(fix(Double(second), north: 0, speed: abs(noise), course: noise >= 0 ? 0 : 180))
+    }
+    for second in 120..<150 {
+      odometer.add(fix(Double(second), north: Double(second - 120) * 0.1, speed: 0.1, course: 0))
+    }
+    let before = odometer.distanceError
+    #expect(!odometer.isMoving && before > 0.5, "\(before) m")
+    odometer.add(fix(-3600, north: 0, speed: 0, course: 0))
+    #expect(odometer.sessions == 2)
+    #expect(odometer.distanceError >= before, "\(odometer.distanceError) m after the change, \(before) m before")
+  }
+
   @Test func aTripsBarIsWhatTheOdometersGrewByOverIt() throws {
     var recognizer = MovementRecognizer()
     let simulator = TrackSimulator(

@@ -206,7 +206,7 @@ public struct TrackOdometer: Sendable {
   /// distance by several per cent, the same way at every fix of the receiver. The spread
   /// adds up linearly within a session; sessions (another receiver, maybe) add in
   /// quadrature.
-  private var correctionSpread = 0.0
+  private(set) var correctionSpread = 0.0
   /// The Doppler noise integrated over ``integratedSeconds``, m²: q·T per axis, the
   /// rate q from what the session's receiver showed (a rest late in a session says what
   /// the noise was before it too). See ``integrationRate``.
@@ -566,7 +566,9 @@ public struct TrackOdometer: Sendable {
     // Another session may be another receiver (logs of several joined end to end): its
     // velocity noise is learned afresh, as is how often it sends speeds.
     // The session's integrated noise is settled with its receiver's rate.
-    committedVariance += integrationVariance + correctionSpread * correctionSpread
+    // So is the rest's displacement beyond the noise (the new session's test starts
+    // afresh).
+    committedVariance += integrationVariance + correctionSpread * correctionSpread + doppler.restExcess()
     settleBridge()
     integratedSeconds = 0
     correctionSpread = 0
