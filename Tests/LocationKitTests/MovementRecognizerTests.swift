@@ -371,6 +371,29 @@ import Testing
     #expect(abs((trip.meanMovingSpeed ?? 0) - 10) < 0.1, "\(trip.meanMovingSpeed ?? -1) m/s")
   }
 
+  /// With a stop longer than the odometer's longest moving gap, a trip that stands and
+  /// then loses its fixes for less than the stop, to stand again elsewhere, ends where it
+  /// stopped: the bridge across the loss is after its end, in neither its distance nor
+  /// its mean (it was in the distance, a 500 m bridge making a mean of 11.6 m/s).
+  @Test func aBridgeAfterATripsStopIsNotTheTrips() throws {
+    var recognizer = MovementRecognizer(stopDuration: 120)
+    var events: [MovementEvent] = []
+    func add(_ second: Int, north: Double, speed: Double) {
+      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
+    }
+    for second in 0...60 { add(second, north: 0, speed: 0) }
+    for second in 61...360 { add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 361...390 { add(second, north: 3000, speed: 0) }
+    for second in 470...700 { add(second, north: 3500, speed: 0) }
+    if let last = recognizer.finish() { events.append(last) }
+    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    let trip = try #require(trips.first)
+    #expect(trips.count == 1)
+    #expect(abs(trip.distance - 3000) < 30, "\(trip.distance) m")
+    #expect(abs(trip.end.latitude - Self.fix(360, north: 3000, speed: 0).latitude) < 1e-6, "ends at \(trip.end)")
+    #expect(abs((trip.meanMovingSpeed ?? 0) - 10) < 0.2, "\(trip.meanMovingSpeed ?? -1) m/s")
+  }
+
   @Test func aTripWithoutDatesAcrossMidnightLastsItsMinutes() {
     var recognizer = MovementRecognizer()
     var events: [MovementEvent] = []

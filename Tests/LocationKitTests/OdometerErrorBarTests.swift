@@ -167,6 +167,56 @@ import Testing
     #expect(odometer.distanceError < 20, "\(odometer.distanceError)")
   }
 
+  /// The correction's spread (``TrackOdometer/correctionSpread``) is one error for a
+  /// receiver's session and adds up linearly; the rest of the bar in quadrature. A
+  /// trip's bar is its own share of each: what the rest grew by since it began, and what
+  /// the spread grew by, added as the odometer adds them. The second of two slow drifts
+  /// took √((S₁ + S₂)² − S₁²) of the spread instead of its own S₂ (here 13.9 m for a
+  /// bar of 9.5 m).
+  @Test func aTripsBarTakesItsOwnShareOfTheCorrectionsSpread() throws {
+    var recognizer = MovementRecognizer()
+    var receiver = ReceiverModel()
+    receiver.speedSigma = 0.09
+    let simulator = TrackSimulator(
+      receiver: receiver, style: .drifting,
+      phases: [.move(seconds: 600, speed: 0.2), .stand(seconds: 600), .move(seconds: 1200, speed: 0.2)])
+    let track = simulator.generate(seed: 5)
+    var decoder = NMEADecoder()
+    // When a trip began: the spread before the fix that began it; the rest of the
+    // variance, and the whole bar, after it.
+    var atStart = (spread: 0.0, rest: 0.0, bar: 0.0)
+    var trips = 0
+    var checked = 0
+    var quadrature = 0.0
+    var bar = 0.0
+    let handle: (DecoderEvent) -> Void = { event in
+      guard case .fix(let fix) = event, let location = Location(fix) else { return }
+      let spreadBefore = recognizer.odometer.correctionSpread
+      let event = recognizer.add(location)
+      let error = recognizer.odometer.distanceError
+      let spread = recognizer.odometer.correctionSpread
+      let rest = error * error - spread * spread
+      if event?.state == .began {
+        atStart = (spreadBefore, rest, error)
+        trips += 1
+      }
+      guard let event, event.state == .changed else { return }
+      let share = spread - atStart.spread
+      let expected = (max(0, rest - atStart.rest) + share * share).squareRoot()
+      #expect(
+        abs(event.trip.distanceError - expected) <= 1e-6 * max(1, expected),
+        "\(event.trip.distanceError) m, not \(expected) m")
+      checked += 1
+      bar = event.trip.distanceError
+      quadrature = max(0, error * error - atStart.bar * atStart.bar).squareRoot()
+    }
+    track.nmea.withUnsafeBytes { decoder.decode($0, handle) }
+    decoder.finish(handle)
+    #expect(trips == 2 && checked > 1000)
+    // The second trip's last bar, against what taking the whole bar's growth gave.
+    #expect(quadrature > 1.2 * bar, "\(bar) m against \(quadrature) m")
+  }
+
   /// A drift too short to be decided is in the bar as the rest's displacement beyond the
   /// noise. When another session begins (the time going back an hour: logs joined), the
   /// new session's test starts afresh, and that term stays in the bar as settled: it was

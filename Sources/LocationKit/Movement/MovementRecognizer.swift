@@ -123,17 +123,27 @@ public struct MovementRecognizer: Sendable {
     var movingTime: Double
     var error: Double
     var bridged: Double
+    /// The odometer's ``TrackOdometer/bridgedDistance`` then: a bridge after the stop,
+    /// across a loss the stop outlasted, is not the trip's.
+    var bridgedByOdometer: Double
   }
   private var stoppedAt: Stop?
-  /// The odometer's error variance when the trip began, m².
+  /// The odometer's error variance when the trip began, m², less the square of its
+  /// session's ``TrackOdometer/correctionSpread``; that grows linearly within a session,
+  /// not in quadrature, so the trip's share of it is taken apart (`spreadAtStart`). A
+  /// trip ends with its session.
   private var varianceAtStart = 0.0
+  private var spreadAtStart = 0.0
   /// The trip's ``Trip/distanceError`` as of the last fix.
   private var latestError = 0.0
 
   /// How much the odometer's error bar grew since the trip began, metres.
   private var errorSinceStart: Double {
     let error = odometer.distanceError
-    return max(0, error * error - varianceAtStart).squareRoot()
+    let spread = odometer.correctionSpread
+    let independent = max(0, error * error - spread * spread - varianceAtStart)
+    let tripSpread = spread - spreadAtStart
+    return (independent + tripSpread * tripSpread).squareRoot()
   }
   /// The highest measured speed of the fixes since the odometer last moved or rested,
   /// at least the odometer's ``TrackOdometer/movingSpeed`` each: the steps the odometer is waiting to
@@ -154,12 +164,14 @@ public struct MovementRecognizer: Sendable {
     let distanceBefore = odometer.distance
     let movingTimeBefore = odometer.movingTime
     let bridgedBefore = odometer.bridgedDistanceInStoppedTime
+    let spreadBefore = odometer.correctionSpread
+    let allBridgedBefore = odometer.bridgedDistance
     let sessionsBefore = odometer.sessions
     // The trip as it stood before this fix.
     func before(_ latest: Location) -> Stop {
       Stop(
         location: latest, distance: distanceBefore - distanceAtStart, movingTime: movingTimeBefore - movingTimeAtStart,
-        error: latestError, bridged: bridgedBefore - bridgedAtStart)
+        error: latestError, bridged: bridgedBefore - bridgedAtStart, bridgedByOdometer: allBridgedBefore)
     }
     odometer.add(location)
     var ended: MovementEvent?
@@ -209,10 +221,12 @@ public struct MovementRecognizer: Sendable {
       distanceAtStart = distanceBefore
       movingTimeAtStart = movingTimeBefore
       bridgedAtStart = bridgedBefore
-      // The error bar from here (the step that began the trip is in it, as its distance).
+      // The error bar from here (the step that began the trip is in it, as its distance),
+      // but for the correction's spread, which adds up linearly: the trip's share is from
+      // before this step, whose stretch counted back carries its own.
       let beginning = odometer.distanceError
-      varianceAtStart = beginning * beginning
-      latestError = 0
+      spreadAtStart = spreadBefore
+      varianceAtStart = beginning * beginning - odometer.correctionSpread * odometer.correctionSpread
       // The moving time the odometer counted before this step: a movement dated back to
       // when it began, which the trip begins with (its moving time never exceeds its
       // duration, and its distance is the movement's since then).
@@ -226,11 +240,14 @@ public struct MovementRecognizer: Sendable {
         distanceAtStart = odometer.distance
         movingTimeAtStart = odometer.movingTime
         bridgedAtStart = odometer.bridgedDistanceInStoppedTime
+        spreadAtStart = odometer.correctionSpread
       }
+      latestError = errorSinceStart
       let begun = Trip(
         start: afterLoss ? location : start(before: location, by: step + datedBack), end: location,
-        distance: odometer.distance - distanceAtStart, movingTime: odometer.movingTime - movingTimeAtStart,
-        maximumSpeed: peak, bridgedDistanceInStoppedTime: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
+        distance: odometer.distance - distanceAtStart, distanceError: latestError,
+        movingTime: odometer.movingTime - movingTimeAtStart, maximumSpeed: peak,
+        bridgedDistanceInStoppedTime: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
       forgetRest()
       self.trip = begun
       stoppedAt = nil
@@ -306,10 +323,13 @@ public struct MovementRecognizer: Sendable {
 
   /// `stop` with the distance the odometer has counted since, while standing: what it
   /// held back of the trip until it knew the trip was one (a departure without speeds,
-  /// held in case it was the position's excursion). Standing, it adds nothing else.
+  /// held in case it was the position's excursion). Standing, it adds nothing else but a
+  /// bridge across a fix loss the stop outlasted (with a stop duration over the
+  /// odometer's ``TrackOdometer/longestMovingGap``), which is after the trip's end and
+  /// left out.
   private func stoppedWithHeldDistance(_ stop: Stop) -> Stop {
     var held = stop
-    held.distance = odometer.distance - distanceAtStart
+    held.distance = odometer.distance - distanceAtStart - (odometer.bridgedDistance - stop.bridgedByOdometer)
     held.error = max(stop.error, errorSinceStart)
     return held
   }
@@ -319,7 +339,7 @@ public struct MovementRecognizer: Sendable {
     Stop(
       location: location, distance: odometer.distance - distanceAtStart,
       movingTime: odometer.movingTime - movingTimeAtStart, error: error,
-      bridged: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
+      bridged: odometer.bridgedDistanceInStoppedTime - bridgedAtStart, bridgedByOdometer: odometer.bridgedDistance)
   }
 
   /// Ends a trip under way at the end of the track (the end of a log): ``MovementState/ended``
