@@ -25,7 +25,9 @@ public struct Trip: Sendable, Equatable {
   /// Distance travelled in the trip, metres (``TrackOdometer/distance``).
   public var distance: Double
   /// The 1-sigma uncertainty of ``distance``, metres: what the odometer's error bar
-  /// (``TrackOdometer/distanceError``) grew by over the trip, its terms being independent.
+  /// (``TrackOdometer/distanceError``) grew by over the trip: its independent terms in
+  /// quadrature, and the share of the slow movements' correction spread (one error for a
+  /// receiver's session, added up linearly) that the trip's own distance carries.
   public var distanceError = 0.0
   /// Seconds spent moving in the trip (stops shorter than the stop duration excluded).
   public var movingTime: Double
