@@ -107,6 +107,14 @@ import Testing
         receiver: .drawn(&random), style: .drifting, phases: [.move(seconds: 3600, speed: random.uniform(0.15...0.45))])
     },
     Case(
+      name: "standing for 10 min, then slow movement 0.15–0.45 m/s for 50 min, Doppler present",
+      goal: .within(fraction: 0.05), target: .within(fraction: 0.03)
+    ) { random in
+      TrackSimulator(
+        receiver: .drawn(&random), style: .drifting,
+        phases: [.stand(seconds: 600), .move(seconds: 3000, speed: random.uniform(0.15...0.45))])
+    },
+    Case(
       name: "slow movement 0.15–0.45 m/s, no speed sentences", goal: .within(fraction: 0.2),
       target: .within(fraction: 0.1)
     ) { random in

@@ -427,4 +427,33 @@ import Testing
     #expect(odometer.movingTime < 200, "\(odometer.movingTime) s moving")
     #expect(abs(odometer.movingTime + odometer.stoppedTime - 28_900) < 1e-6)
   }
+
+  /// A slow movement whose speed dips under the stop threshold for a minute, the body
+  /// going on: the speed ended the movement, and when it rose again the minute between
+  /// was lost (9 m of 81 here; 0.4 m/s under a speed noise of 0.09 m/s dips under
+  /// 0.25 now and then). Its displacement passes the test of movement, so it counts.
+  @Test func aMinuteWhoseSpeedDippedUnderTheStopCountsWhenItMoved() {
+    var odometer = TrackOdometer()
+    var north = 0.0
+    func add(_ second: Int, speed: Double, course: Double) {
+      var location = fix(Double(second), north: north, speed: speed)
+      location.course = course
+      odometer.add(location)
+      north += course == 0 ? speed : -speed
+    }
+    // Two minutes standing, a speed noise of up to 0.014 m/s.
+    for second in 0..<120 {
+      let noise = Double((second * 7919) % 11) / 700
+      add(second, speed: noise, course: second % 2 == 0 ? 0 : 180)
+    }
+    north = 0
+    for second in 120..<180 { add(second, speed: 0.6, course: 0) }
+    #expect(odometer.isMoving)
+    for second in 180..<240 { add(second, speed: 0.15, course: 0) }
+    #expect(!odometer.isMoving)
+    for second in 240..<300 { add(second, speed: 0.6, course: 0) }
+    #expect(odometer.isMoving)
+    #expect(abs(odometer.distance - 81) < 2, "\(odometer.distance) m")
+    #expect(odometer.movingTime >= 178, "\(odometer.movingTime) s moving")
+  }
 }

@@ -213,6 +213,26 @@ struct DopplerMotion: Sendable {
     return max(0, dE * dE + dN * dN - 2 * noise.rate * (endSample.time - start.time))
   }
 
+  /// The caller is about to decide movement on other evidence (its speed), after a rest
+  /// it or the test decided: whether the rest, up to `end`, was a movement all along,
+  /// its speed only dipping below the caller's threshold. It was when the displacement
+  /// the velocities integrate to over it passes the test of movement (|D|²/qT above
+  /// ``startStatistic``, which noise alone passes with probability
+  /// ``falseAlarmProbability``); then its whole stretch counts: the speed integrated over
+  /// it, and how long it lasted (``Step/startedBefore``, seconds before `end`).
+  func movementSinceRest(until end: Double) -> Step? {
+    guard !isMoving, let noise, noise.rate > 0,
+      let last = end < track.last.time ? track.sample(atOrBefore: end) : track.last,
+      let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first, last.time > start.time
+    else { return nil }
+    let dE = last.east - start.east
+    let dN = last.north - start.north
+    let span = last.time - start.time
+    guard (dE * dE + dN * dN) / (noise.rate * span) > Self.startStatistic else { return nil }
+    return Step(
+      distance: last.path - start.path, startedBefore: end - start.time, correctionSpread: last.spread - start.spread)
+  }
+
   /// Adds a fix's velocity, metres per second east and north, at `time` seconds on the
   /// track's clock. `measured`: the fix carries it (a held velocity teaches nothing).
   /// `interval`: the receiver's interval between fixes, seconds.

@@ -732,9 +732,21 @@ public struct TrackOdometer: Sendable {
       isMoving = true
       slowMovement = false
       restingSpeeds.dropWaiting()
-      // The rest's own displacement, up to the step it ended in (that step is the
-      // movement's, counted above).
-      committedVariance += doppler.restExcess(until: waiting.from)
+      if let rest = doppler.movementSinceRest(until: waiting.from) {
+        // The stop before was a slow movement all along, its speed only below the
+        // threshold for a while (0.4 m/s with a speed noise of 0.09 m/s dips under 0.25
+        // now and then): its stretch counts, in time as in distance.
+        committed += rest.distance
+        correctionSpread += rest.correctionSpread
+        let stretchSeconds = min(rest.startedBefore ?? 0, stoppedTime)
+        integratedSeconds += stretchSeconds
+        movingTime += stretchSeconds
+        stoppedTime -= stretchSeconds
+      } else {
+        // The rest's own displacement, up to the step it ended in (that step is the
+        // movement's, counted above).
+        committedVariance += doppler.restExcess(until: waiting.from)
+      }
       doppler.hold(moving: true, at: seconds)
       pending = nil
     } else {
