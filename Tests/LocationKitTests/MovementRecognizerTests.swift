@@ -62,6 +62,26 @@ import Testing
     return location
   }
 
+  /// A recogniser fed fixes heading north (course 0), and the trips it ended.
+  struct NorthboundRun {
+    var recognizer: MovementRecognizer
+    var events: [MovementEvent] = []
+
+    init(stopDuration: Double = 60) { recognizer = MovementRecognizer(stopDuration: stopDuration) }
+
+    mutating func add(_ second: Int, north: Double, speed: Double) {
+      if let event = recognizer.add(MovementRecognizerTests.fix(second, north: north, speed: speed, course: 0)) {
+        events.append(event)
+      }
+    }
+
+    /// Ends the track: the trips ended, in order.
+    mutating func endedTrips() -> [Trip] {
+      if let last = recognizer.finish() { events.append(last) }
+      return events.filter { $0.state == .ended }.map(\.trip)
+    }
+  }
+
   /// The seeds: as many as the odometer's accuracy tests run (`WHEREAMI_ODOMETER_SEEDS`).
   /// One seed (the sanitizer runs) is seed 2, a 1 Hz receiver: seed 1's 5 Hz day took
   /// four and a half minutes under ThreadSanitizer, the whole run's critical path.
@@ -330,15 +350,10 @@ import Testing
   /// after the loss, without the odometer's bridge across it, whose time is stopped time
   /// (the corpus's ublox-lea-4h.log, in the corpus family, made a trip of 887 m in 1 s).
   @Test func aTripThatBeginsAfterALossLeavesTheBridgeOut() throws {
-    var recognizer = MovementRecognizer()
-    var events: [MovementEvent] = []
-    func add(_ second: Int, north: Double, speed: Double) {
-      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
-    }
-    for second in 0...120 { add(second, north: 0, speed: 0) }
-    for second in 200...320 { add(second, north: 900 + Double(second - 200) * 10, speed: 10) }
-    if let last = recognizer.finish() { events.append(last) }
-    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    var run = NorthboundRun()
+    for second in 0...120 { run.add(second, north: 0, speed: 0) }
+    for second in 200...320 { run.add(second, north: 900 + Double(second - 200) * 10, speed: 10) }
+    let trips = run.endedTrips()
     let trip = try #require(trips.first)
     #expect(trips.count == 1)
     #expect(trip.start.timestamp == Timestamp(microsecondsSinceEpoch: 1_773_475_200_000_000 + 200 * 1_000_000))
@@ -352,17 +367,12 @@ import Testing
   /// trip keeps the bridge in its distance, and its mean leaves it out with its time (a
   /// 90 s loss at 10 m/s made the mean 11.5 m/s, above every speed).
   @Test func aLossInsideATripIsLeftOutOfItsMeanWithItsTime() throws {
-    var recognizer = MovementRecognizer(stopDuration: 120)
-    var events: [MovementEvent] = []
-    func add(_ second: Int, north: Double, speed: Double) {
-      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
-    }
-    for second in 0...60 { add(second, north: 0, speed: 0) }
-    for second in 61...360 { add(second, north: Double(second - 60) * 10, speed: 10) }
-    for second in 450...750 { add(second, north: Double(second - 60) * 10, speed: 10) }
-    for second in 751...1000 { add(second, north: 6900, speed: 0) }
-    if let last = recognizer.finish() { events.append(last) }
-    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    var run = NorthboundRun(stopDuration: 120)
+    for second in 0...60 { run.add(second, north: 0, speed: 0) }
+    for second in 61...360 { run.add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 450...750 { run.add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 751...1000 { run.add(second, north: 6900, speed: 0) }
+    let trips = run.endedTrips()
     let trip = try #require(trips.first)
     #expect(trips.count == 1)
     #expect(abs(trip.distance - 6900) < 30, "\(trip.distance) m")
@@ -376,17 +386,12 @@ import Testing
   /// stopped: the bridge across the loss is after its end, in neither its distance nor
   /// its mean (it was in the distance, a 500 m bridge making a mean of 11.6 m/s).
   @Test func aBridgeAfterATripsStopIsNotTheTrips() throws {
-    var recognizer = MovementRecognizer(stopDuration: 120)
-    var events: [MovementEvent] = []
-    func add(_ second: Int, north: Double, speed: Double) {
-      if let event = recognizer.add(Self.fix(second, north: north, speed: speed, course: 0)) { events.append(event) }
-    }
-    for second in 0...60 { add(second, north: 0, speed: 0) }
-    for second in 61...360 { add(second, north: Double(second - 60) * 10, speed: 10) }
-    for second in 361...390 { add(second, north: 3000, speed: 0) }
-    for second in 470...700 { add(second, north: 3500, speed: 0) }
-    if let last = recognizer.finish() { events.append(last) }
-    let trips = events.filter { $0.state == .ended }.map(\.trip)
+    var run = NorthboundRun(stopDuration: 120)
+    for second in 0...60 { run.add(second, north: 0, speed: 0) }
+    for second in 61...360 { run.add(second, north: Double(second - 60) * 10, speed: 10) }
+    for second in 361...390 { run.add(second, north: 3000, speed: 0) }
+    for second in 470...700 { run.add(second, north: 3500, speed: 0) }
+    let trips = run.endedTrips()
     let trip = try #require(trips.first)
     #expect(trips.count == 1)
     #expect(abs(trip.distance - 3000) < 30, "\(trip.distance) m")
