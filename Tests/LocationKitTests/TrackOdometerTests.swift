@@ -456,4 +456,21 @@ import Testing
     #expect(abs(odometer.distance - 81) < 2, "\(odometer.distance) m")
     #expect(odometer.movingTime >= 178, "\(odometer.movingTime) s moving")
   }
+
+  /// The same when the speeds after the stop carry no course (a receiver that leaves it
+  /// out at low speeds): the displacement test has nothing since the stop to integrate,
+  /// and the movement resumes on the speed alone.
+  @Test func aSpeedWithoutACourseResumesAfterADip() {
+    var odometer = TrackOdometer()
+    var north = 0.0
+    for second in 0..<300 {
+      let speed = second < 120 ? Double((second * 7919) % 11) / 700 : second < 180 || second >= 240 ? 0.6 : 0.15
+      var location = fix(Double(second), north: north, speed: speed)
+      if second < 180 { location.course = second < 120 && second % 2 == 1 ? 180 : 0 }
+      odometer.add(location)
+      if second >= 120 { north += speed }
+    }
+    #expect(odometer.isMoving)
+    #expect(abs(odometer.distance - 72) < 2, "\(odometer.distance) m")
+  }
 }

@@ -221,7 +221,7 @@ struct DopplerMotion: Sendable {
   /// ``falseAlarmProbability``); then its whole stretch counts: the speed integrated over
   /// it, and how long it lasted (``Step/startedBefore``, seconds before `end`).
   func movementSinceRest(until end: Double) -> Step? {
-    guard !isMoving, let noise, noise.rate > 0,
+    guard !isMoving, !track.isEmpty, let noise, noise.rate > 0,
       let last = end < track.last.time ? track.sample(atOrBefore: end) : track.last,
       let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first, last.time > start.time
     else { return nil }
