@@ -203,14 +203,21 @@ struct DopplerMotion: Sendable {
   /// gives on average (2qT, two axes), m²; 0 while moving. Movement too slow to pass the
   /// test shows here first: its square root is the distance the rest may have hidden.
   func restExcess(until end: Double? = nil) -> Double {
-    guard !isMoving, let noise, let last = track.count > 0 ? track.last : nil else { return 0 }
-    let endSample = end.flatMap { track.sample(atOrBefore: $0) } ?? last
-    guard let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first,
-      endSample.time > start.time
+    guard !isMoving, let noise, let last = track.count > 0 ? track.last : nil,
+      let rest = restDisplacement(to: end.flatMap { track.sample(atOrBefore: $0) } ?? last)
     else { return 0 }
-    let dE = endSample.east - start.east
-    let dN = endSample.north - start.north
-    return max(0, dE * dE + dN * dN - 2 * noise.rate * (endSample.time - start.time))
+    return max(0, rest.squared - 2 * noise.rate * rest.span)
+  }
+
+  /// The displacement the velocities integrate to over the rest since the last decision,
+  /// from its first sample to `end`: where it starts, its square (m²) and how long it
+  /// took (s); `nil` without a sample before `end`.
+  private func restDisplacement(to end: TimedRing.Sample) -> (start: TimedRing.Sample, squared: Double, span: Double)? {
+    guard let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first, end.time > start.time
+    else { return nil }
+    let dE = end.east - start.east
+    let dN = end.north - start.north
+    return (start, dE * dE + dN * dN, end.time - start.time)
   }
 
   /// The caller is about to decide movement on other evidence (its speed), after a rest
@@ -223,14 +230,11 @@ struct DopplerMotion: Sendable {
   func movementSinceRest(until end: Double) -> Step? {
     guard !isMoving, !track.isEmpty, let noise, noise.rate > 0,
       let last = end < track.last.time ? track.sample(atOrBefore: end) : track.last,
-      let start = track.sample(atOrBefore: max(decidedAt, trackStart)) ?? track.first, last.time > start.time
+      let rest = restDisplacement(to: last), rest.squared / (noise.rate * rest.span) > Self.startStatistic
     else { return nil }
-    let dE = last.east - start.east
-    let dN = last.north - start.north
-    let span = last.time - start.time
-    guard (dE * dE + dN * dN) / (noise.rate * span) > Self.startStatistic else { return nil }
     return Step(
-      distance: last.path - start.path, startedBefore: end - start.time, correctionSpread: last.spread - start.spread)
+      distance: last.path - rest.start.path, startedBefore: end - rest.start.time,
+      correctionSpread: last.spread - rest.start.spread)
   }
 
   /// Adds a fix's velocity, metres per second east and north, at `time` seconds on the
