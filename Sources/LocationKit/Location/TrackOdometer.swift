@@ -660,8 +660,7 @@ public struct TrackOdometer: Sendable {
     if isMoving {
       integratedSeconds += elapsed
       if slowMovement, let slowStep {
-        committed += slowStep.distance
-        correctionSpread += slowStep.correctionSpread
+        commit(slowStep)
         if measured && speed >= movingSpeed {
           // Fast enough for the speed to show: it ends as a movement the speed began,
           // when the speed drops (as soon as the body stops, where the displacement
@@ -688,17 +687,14 @@ public struct TrackOdometer: Sendable {
     }
     if let slowStep, doppler.isMoving {
       // The displacement test found a movement too slow for the speed to show.
-      committed += slowStep.distance
-      correctionSpread += slowStep.correctionSpread
+      commit(slowStep)
       integratedSeconds += slowStep.startedBefore ?? 0
       committedVariance += slowStep.restExcess
       if let before = slowStep.startedBefore {
         // The stretch that led to the decision was moving, in time as in distance:
         // otherwise a trip's mean speed (distance over moving time) exceeds every speed in
         // it. (This step's own time is counted as moving by the caller.)
-        let moved = min(max(0, before - elapsed), stoppedTime)
-        movingTime += moved
-        stoppedTime -= moved
+        countAsMoving(max(0, before - elapsed))
       }
       isMoving = true
       slowMovement = true
@@ -736,12 +732,8 @@ public struct TrackOdometer: Sendable {
         // The stop before was a slow movement all along, its speed only below the
         // threshold for a while (0.4 m/s with a speed noise of 0.09 m/s dips under 0.25
         // now and then): its stretch counts, in time as in distance.
-        committed += rest.distance
-        correctionSpread += rest.correctionSpread
-        let stretchSeconds = min(rest.startedBefore ?? 0, stoppedTime)
-        integratedSeconds += stretchSeconds
-        movingTime += stretchSeconds
-        stoppedTime -= stretchSeconds
+        commit(rest)
+        integratedSeconds += countAsMoving(rest.startedBefore ?? 0)
       } else {
         // The rest's own displacement, up to the step it ended in (that step is the
         // movement's, counted above).
@@ -753,6 +745,23 @@ public struct TrackOdometer: Sendable {
       waiting.elapsed += elapsed
       pending = waiting
     }
+  }
+
+  /// Counts a stretch the displacement test found moving: its distance, and its share of
+  /// the correction's spread.
+  private mutating func commit(_ step: DopplerMotion.Step) {
+    committed += step.distance
+    correctionSpread += step.correctionSpread
+  }
+
+  /// Moves `seconds` counted as stopped to moving time (no more than were stopped), and
+  /// says how many it moved.
+  @discardableResult
+  private mutating func countAsMoving(_ seconds: Double) -> Double {
+    let moved = min(seconds, stoppedTime)
+    movingTime += moved
+    stoppedTime -= moved
+    return moved
   }
 
   /// Gives the displacement test a fix's velocity (from its speed and course).
