@@ -245,11 +245,10 @@ public struct MovementRecognizer: Sendable {
         spreadAtStart = odometer.correctionSpread
       }
       latestError = errorSinceStart
-      let begun = Trip(
-        start: afterLoss ? location : start(before: location, by: step + datedBack), end: location,
-        distance: odometer.distance - distanceAtStart, distanceError: latestError,
-        movingTime: odometer.movingTime - movingTimeAtStart, maximumSpeed: peak,
-        bridgedDistanceInStoppedTime: odometer.bridgedDistanceInStoppedTime - bridgedAtStart)
+      var begun = Trip(
+        start: afterLoss ? location : start(before: location, by: step + datedBack), end: location, distance: 0,
+        movingTime: 0, maximumSpeed: peak)
+      Self.update(&begun, to: soFar(at: location, error: latestError))
       forgetRest()
       self.trip = begun
       stoppedAt = nil
@@ -259,12 +258,8 @@ public struct MovementRecognizer: Sendable {
 
     if odometer.isMoving {
       stoppedAt = nil
-      trip.end = location
-      trip.distance = odometer.distance - distanceAtStart
       latestError = errorSinceStart
-      trip.distanceError = latestError
-      trip.movingTime = odometer.movingTime - movingTimeAtStart
-      trip.bridgedDistanceInStoppedTime = odometer.bridgedDistanceInStoppedTime - bridgedAtStart
+      Self.update(&trip, to: soFar(at: location, error: latestError))
       if let peak { trip.maximumSpeed = max(trip.maximumSpeed ?? peak, peak) }
       self.trip = trip
       state = .changed
@@ -352,13 +347,19 @@ public struct MovementRecognizer: Sendable {
       at: stoppedAt.map(stoppedWithHeldDistance) ?? soFar(at: latest, error: errorSinceStart), restingAt: latest)
   }
 
-  private mutating func end(at stop: Stop, restingAt location: Location) -> MovementEvent? {
-    guard var trip else { return nil }
+  /// `trip` as it stands at `stop`: where it is (or ended), the odometer's figures since
+  /// it began, and its bar. Every event's trip is made so.
+  private static func update(_ trip: inout Trip, to stop: Stop) {
     trip.end = stop.location
     trip.distance = stop.distance
     trip.distanceError = stop.error
     trip.movingTime = stop.movingTime
     trip.bridgedDistanceInStoppedTime = stop.bridged
+  }
+
+  private mutating func end(at stop: Stop, restingAt location: Location) -> MovementEvent? {
+    guard var trip else { return nil }
+    Self.update(&trip, to: stop)
     let final: MovementState = trip.distance >= minimumDistance ? .ended : .cancelled
     self.trip = nil
     stoppedAt = nil
