@@ -22,7 +22,10 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the decoder produces as bytes go in.
-public enum DecoderEvent: Sendable {
+///
+/// Two events are equal when they say the same, so a log decoded two ways can be compared
+/// event by event.
+public enum DecoderEvent: Sendable, Equatable {
   /// A reporting cycle is complete.
   case fix(Fix)
   /// A well-framed sentence was decoded (typed, or passed through as `other`).
