@@ -9,7 +9,8 @@ struct GeodesicTests {
 
   @Test func wgs84Constants() {
     #expect(Ellipsoid.wgs84.semiMajorAxis == 6_378_137)
-    #expect(Ellipsoid.wgs84.flattening == 1 / 298.257223563)
+    let flattening: Double = 1 / 298.257223563
+    #expect(Ellipsoid.wgs84.flattening == flattening)
     #expect(abs(Ellipsoid.wgs84.semiMinorAxis - 6_356_752.314245) < 1e-6)
     #expect(wgs84.ellipsoid == .wgs84)
   }

@@ -29,8 +29,11 @@ import Testing
 
   @Test func headingUpdatesComeApartFromLocationsAndPassTheFilter() throws {
     // Ten readings a second, turning 0.4° each: the default 1° filter passes every third.
-    let text = (0..<3).map { second in
-      cycle(second, headings: (0..<10).map { HeadingMath.normalized(350 + Double(second * 10 + $0) * 0.4) })
+    let text = (0..<3).map { (second: Int) -> String in
+      let headings: [Double] = (0..<10).map { (tenth: Int) -> Double in
+        HeadingMath.normalized(350 + Double(second * 10 + tenth) * 0.4)
+      }
+      return cycle(second, headings: headings)
     }.joined()
     let (manager, recorder) = try manager(text)
     manager.startUpdatingHeading()

@@ -77,18 +77,18 @@ import Testing
     let collector = Self.replay(path)
     #expect(collector.readings.count == 3)
     let messages = collector.errors.map(\.message)
-    #expect(
-      messages == [
-        "\(path):5: 4 fields where 5 or 6 (time,sensor,x,y,z[,w]) belong; line skipped",
-        "\(path):6: 'elevator' is not a sensor (accelerometer, gyroscope, magnetometer, attitude); line skipped",
-        "\(path):7: y 'zero' is not a number; line skipped",
-        "\(path):8: longer than 1024 bytes; line skipped",
-        "\(path):9: not text; line skipped",
-        "\(path):10: its time 0.5 is before the line before's (1.0); line skipped",
-        "\(path):11: the quaternion is zero; line skipped",
-        "\(path):13: the time 1796126400000 is not in seconds (too large); line skipped",
-        "end of \(path) after 3 readings, 8 lines skipped",
-      ])
+    let expected: [String] = [
+      "\(path):5: 4 fields where 5 or 6 (time,sensor,x,y,z[,w]) belong; line skipped",
+      "\(path):6: 'elevator' is not a sensor (accelerometer, gyroscope, magnetometer, attitude); line skipped",
+      "\(path):7: y 'zero' is not a number; line skipped",
+      "\(path):8: longer than 1024 bytes; line skipped",
+      "\(path):9: not text; line skipped",
+      "\(path):10: its time 0.5 is before the line before's (1.0); line skipped",
+      "\(path):11: the quaternion is zero; line skipped",
+      "\(path):13: the time 1796126400000 is not in seconds (too large); line skipped",
+      "end of \(path) after 3 readings, 8 lines skipped",
+    ]
+    #expect(messages == expected)
     #expect(collector.errors.last?.code == .sourceEnded && collector.errors.last?.isFinal == true)
     #expect(collector.errors.dropLast().allSatisfy { $0.code == .readError && !$0.isFinal })
   }

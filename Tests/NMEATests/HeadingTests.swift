@@ -130,7 +130,8 @@ private func readings(_ lines: [String], options: NMEADecoder.Options = .init())
     let text = lines.map { withChecksum($0) }.joined(separator: "\r\n") + "\r\n"
     let result = decodeAll(Array(text.utf8))
     #expect(result.headings.count == 10)
-    #expect(result.headings.map(\.trueHeading) == (0..<10).map { Double(100 + $0) })
+    let headings: [Double?] = (100..<110).map { Double($0) }
+    #expect(result.headings.map(\.trueHeading) == headings)
     #expect(result.fixes.first?.heading == 109)
   }
 

@@ -50,8 +50,8 @@ import Testing
   static func wandering(count: Int, cycle: Double, offset: (Int) -> Double) throws -> String {
     let cycles = try TestPaths.cycles("walk.nmea", limit: count)
     let start = 7 * 3600.0 + 42 * 60 + 13
-    return cycles.enumerated().map { index, cycle_ in
-      let time = start + Double(index) * cycle + offset(index)
+    return cycles.enumerated().map { (index: Int, cycle_: String) -> String in
+      let time: Double = start + Double(index) * cycle + offset(index)
       let hours = Int(time / 3600)
       let minutes = Int(time / 60) % 60
       let text = String(format: "%02d%02d%06.3f", hours, minutes, time - Double(hours * 3600 + minutes * 60))

@@ -390,7 +390,8 @@ import Testing
     // The first part ends at +180°, the second starts at −180°, at one latitude.
     #expect(ends[1][0] == 180 && ends[2][0] == -180 && ends[1][1] == ends[2][1], "\(ends)")
     let properties = features.map { $0["properties"] as! [String: Any] }
-    #expect(properties.map { $0["part"] as? Int } == [0, 1] && properties.allSatisfy { $0["segment"] as? Int == 0 })
+    let parts: [Int?] = properties.map { $0["part"] as? Int }
+    #expect(parts == [0, 1] && properties.allSatisfy { $0["segment"] as? Int == 0 })
     #expect(properties.map { $0["fixes"] as! Int }.reduce(0, +) == 30)
     let distance = properties.map { $0["distance"] as! Double }.reduce(0, +)
     #expect(abs(distance - (document["distance"] as! Double)) < 0.002, "\(properties) \(document)")

@@ -66,7 +66,8 @@ import Testing
     // Each reason with its count, and the counts add up.
     let reasons = line.output.5.split(separator: ", ").map { $0.wholeMatch(of: /the (.+) differed (\d+)/) }
     #expect(reasons.allSatisfy { $0 != nil }, "\(line.output.5)")
-    #expect(reasons.compactMap { $0.map { Int($0.output.2)! } }.reduce(0, +) == inOrder)
+    let counts: [Int] = reasons.compactMap { $0.map { Int($0.output.2)! } }
+    #expect(counts.reduce(0, +) == inOrder)
     #expect(reasons.contains { $0?.output.1 == "cycle end" }, "\(line.output.5)")
     // The output is the same as without -v.
     #expect(split.output == (try runWhereAmI(["summary", log, "--jobs", "1"])).output)

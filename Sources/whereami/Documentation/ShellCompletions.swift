@@ -68,7 +68,12 @@ enum ShellCompletions {
   }
 
   private static func flags(_ command: CommandSpec) -> [String] {
-    command.options.flatMap { option in ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? []) } + ["--help"]
+    var flags: [String] = []
+    for option in command.options {
+      flags.append("--" + option.name)
+      if let short = option.short { flags.append("-\(short)") }
+    }
+    return flags + ["--help"]
   }
 
   private static func bash(_ commands: [CommandSpec]) -> String {
