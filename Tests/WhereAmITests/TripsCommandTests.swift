@@ -7,11 +7,11 @@ import Testing
 #endif
 
 @Suite struct TripsCommandTests {
-  /// Stand 10 min, drive 10 min with a 40 s stop at a light, park 30 min, walk 8 min,
+  /// Stand 5 min, drive 10 min with a 40 s stop at a light, park 10 min, walk 8 min,
   /// stand 5 min.
   static let phases: [MovementPhase] = [
-    .stand(seconds: 600), .move(seconds: 600, speed: 12), .stand(seconds: 40), .move(seconds: 300, speed: 9),
-    .stand(seconds: 1800), .move(seconds: 480, speed: 1.4), .stand(seconds: 300),
+    .stand(seconds: 300), .move(seconds: 600, speed: 12), .stand(seconds: 40), .move(seconds: 300, speed: 9),
+    .stand(seconds: 600), .move(seconds: 480, speed: 1.4), .stand(seconds: 300),
   ]
 
   static func log(seed: UInt64) throws -> (path: String, track: SimulatedTrack) {
@@ -62,7 +62,7 @@ import Testing
     #expect(text.code == 0)
     let lines = text.output.split(separator: "\n")
     #expect(lines.count == 5)
-    #expect(lines[1].hasPrefix("trip 2026-03-14T08:10:"), "\(lines[1])")
+    #expect(lines[1].hasPrefix("trip 2026-03-14T08:0"), "\(lines[1])")
     #expect(lines[1].contains(" km  moving "))
     #expect(lines[2].hasPrefix("stop ") && lines[2].contains(" at 48."))
   }
