@@ -99,6 +99,34 @@ import Testing
     #expect(text.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"7\"").count - 1 == 2)
   }
 
+  /// A segment of one fix (fix losses on either side: 26 of the corpus's 118 logs have
+  /// one) is a dot, and the document stays well-formed XML.
+  @Test func aSegmentOfOneFixIsADotInWellFormedXML() throws {
+    let writer = SVGWriter(ExportHeader(name: "dot", source: "test", gap: 10))
+    var odometer = TrackOdometer()
+    var output = ByteBuffer(capacity: 1024)
+    let seconds: [Int64] = Array(0..<30) + [100] + Array(200..<230)
+    for (index, second) in seconds.enumerated() {
+      var fix = Self.fix(52 + Double(second) * 1e-5, 13, second: second, segment: 0, starts: false)
+      odometer.add(fix.location)
+      fix.odometer = TrackDistances(odometer)
+      fix.segment = second < 100 ? 0 : second == 100 ? 1 : 2
+      fix.startsSegment = index == 0 || second == 100 || second == 200
+      writer.add(fix, into: &output)
+    }
+    try writer.end(into: &output) { $0.removeAll() }
+    let text = String(decoding: output.bytes, as: UTF8.self)
+    #expect(text.contains("<circle r=\"3\" stroke=\"none\" fill=\"#"), "the one fix's dot")
+    // Every start tag's attributes are quoted pairs (the dot's fill lacked its closing
+    // quote: xmllint and browsers refused the whole map).
+    let tags = text.matches(of: /<[a-zA-Z][^>]*>/).map { String(text[$0.range]) }
+    #expect(tags.count > 10)
+    for tag in tags
+    where tag.wholeMatch(of: /<[a-zA-Z][a-zA-Z0-9]*(\s+[a-zA-Z][a-zA-Z0-9:-]*="[^"<>]*")*\s*\/?>/) == nil {
+      Issue.record("not well-formed: \(tag)")
+    }
+  }
+
   @Test func scaleBarsHaveRoundLengths() {
     #expect(RoundLength.metres(atMost: 240) == 200)
     #expect(RoundLength.metres(atMost: 999.9) == 500)

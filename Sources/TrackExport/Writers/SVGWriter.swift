@@ -229,6 +229,7 @@ public struct SVGMap {
         let dot = path[path.startIndex]
         output.append("<circle r=\"3\" stroke=\"none\" fill=\"")
         output.append(string: colour(dot.speed))
+        output.append("\"")
         Self.appendCentre(dot.x, dot.y, into: &output)
         continue
       }
