@@ -166,6 +166,13 @@ private func fixes(_ lines: [String], options: NMEADecoder.Options = .init()) ->
     #expect(garmin.verticalAccuracy == 22.5)
     let sirf = first([psrfepe, gga])
     #expect(sirf.accuracySource == .sirfPSRFEPE && sirf.horizontalAccuracy == 6.82 && sirf.verticalAccuracy == 10.69)
+    // Zeros are Garmin's "no estimate": DOP × UERE remains (a zero vertical error alone
+    // leaves the vertical to DOP too).
+    let unknown = first([gga, "$PGRME,0.00,M,0.00,M,0.00,M"])
+    #expect(unknown.accuracySource == .dilutionOfPrecision && unknown.horizontalAccuracy == 4)
+    let noVertical = first([gga, "$PGRME,15.0,M,0.00,M,25.0,M"])
+    #expect(noVertical.accuracySource == .garminPGRME && noVertical.horizontalAccuracy == 7.5)
+    #expect(noVertical.verticalAccuracy != 0)
     // A PSRFEPE marked invalid gives nothing; DOP × UERE remains.
     let invalid = first(["$PSRFEPE,120000.00,V,,,,,", gga])
     #expect(invalid.accuracySource == .dilutionOfPrecision && invalid.horizontalAccuracy == 4)

@@ -554,11 +554,14 @@ public struct FixAssembler {
   }
 
   mutating func apply(_ pgrme: PGRME) -> Bool {
-    guard hasCycle, let horizontal = pgrme.horizontalError else { return false }
+    // A Garmin without an estimate sends 0.00 (the corpus's TomTom MkII with three
+    // satellites and HDOP 3.4): no receiver's error is zero, so zero says nothing, as an
+    // empty field would.
+    guard hasCycle, let horizontal = pgrme.horizontalError, horizontal > 0 else { return false }
     offer(
       ReceiverEstimate(
-        horizontal: horizontal / PGRME.sigmas, vertical: pgrme.verticalError.map { $0 / PGRME.sigmas },
-        source: .garminPGRME))
+        horizontal: horizontal / PGRME.sigmas,
+        vertical: pgrme.verticalError.flatMap { $0 > 0 ? $0 / PGRME.sigmas : nil }, source: .garminPGRME))
     return false
   }
 
