@@ -275,6 +275,28 @@ import Testing
     #expect(odometer.distance > 12_000 - 10 && odometer.distance <= 12_000 + 1e-6, "\(odometer.distance) m")
   }
 
+  /// Two places' logs joined on one day (a drive in Munich, half an hour later one
+  /// 1,200 km north): no credible travel covers the jump (660 m/s), so it is another
+  /// session, not a fix loss bridged across the map (the corpus's logs joined counted
+  /// 40,857 km so). A loss an airliner could have crossed is still bridged.
+  @Test func aJumpNoTravelCouldMakeIsASessionNotAFixLoss() {
+    var odometer = TrackOdometer()
+    for location in drive(from: 0, seconds: 600) + drive(from: 600 + 1800, seconds: 600, offset: 1_200_000) {
+      odometer.add(location)
+    }
+    #expect(odometer.sessions == 2)
+    #expect(odometer.bridges == 0)
+    #expect(odometer.distance > 12_000 - 10 && odometer.distance <= 12_000 + 1e-6, "\(odometer.distance) m")
+    // 515 m/s (1,000 knots) in the time between, beyond the fixes' uncertainty, is the
+    // bound: 40 km across a 100 s loss (400 m/s) is bridged.
+    var fast = TrackOdometer()
+    for location in drive(from: 0, seconds: 600) + drive(from: 700, seconds: 600, offset: 6_000 + 40_000) {
+      fast.add(location)
+    }
+    #expect(fast.sessions == 1 && fast.bridges == 1)
+    #expect(abs(fast.bridgedDistance - 40_000) < 50, "\(fast.bridgedDistance) m")
+  }
+
   /// The next day's drive joined after today's is a session of its own: the straight
   /// line between them (the receiver off overnight, the car moved meanwhile) is not a fix
   /// loss to bridge, nor the night stopped time.

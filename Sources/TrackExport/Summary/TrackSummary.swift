@@ -182,7 +182,9 @@ public struct TrackSummary {
     }
     if sessions > 1 || fixesBackInTime > 0 {
       let counted =
-        sessions > 1 ? "\(sessions) sessions (the time went back into another; each counted on its own)" : "1"
+        sessions > 1
+        ? "\(sessions) sessions (logs joined or a clock reset: the time went back, or the date or the place jumped; each counted on its own)"
+        : "1"
       let left = fixesBackInTime > 0 ? "; \(fixesBackInTime) fixes back in time not counted" : ""
       lines.append("  sessions         \(counted)\(left)")
     }

@@ -176,8 +176,8 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     odometer.add(location)
     if odometer.sessions != sessions {
       printError(
-        "whereami: \(sourceName): the time went back to \(Self.time(location)): another session (logs joined, "
-          + "a clock reset), counted on its own from here")
+        "whereami: \(sourceName): another session from \(Self.time(location)) (logs joined, a clock reset: the "
+          + "time went back, or the date or the place jumped as no travel does), counted on its own from here")
     }
     // The device's latest heading goes with the fix when it is of the same second or newer.
     var heading = headings[device]
