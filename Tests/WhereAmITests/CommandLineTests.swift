@@ -510,6 +510,24 @@ import Testing
     return lines
   }
 
+  /// A compass's log without a fix: `print` shows its headings when asked for them
+  /// (`--heading`, `--json`); without, it printed nothing and exited 0, as if the log
+  /// had given positions. It exits 65 and says what the log holds instead.
+  @Test func aCompassLogWithoutFixesIsNoPositionUnlessItsHeadingsAreAskedFor() throws {
+    let scratch = try ExportScratch()
+    let lines = (0..<30).map { checksummed("$HCHDM,\(100 + 2 * $0).0,M").trimmingCharacters(in: .newlines) }
+    let log = try scratch.write("compass.nmea", lines.joined(separator: "\r\n") + "\r\n")
+    let plain = try runWhereAmI(["print", log])
+    #expect(plain.code == 65, "\(plain.error)")
+    #expect(plain.output.isEmpty)
+    #expect(plain.error.contains("no fix in \(log)") && plain.error.contains("it holds 30 headings"), "\(plain.error)")
+    for options in [["--heading"], ["--json"]] {
+      let shown = try runWhereAmI(["print"] + options + [log])
+      #expect(shown.code == 0, "\(options): \(shown.error)")
+      #expect(shown.output.split(separator: "\n").count == 30, "\(options)")
+    }
+  }
+
   /// HDT through a real gpsd becomes ATT reports, which `print gpsd://` shows as the same
   /// headings as reading the log directly.
   @Test func headingsThroughGpsdAreTheLogsHeadings() throws {

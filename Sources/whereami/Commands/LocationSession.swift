@@ -32,6 +32,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// Each device's latest heading, for the fix it goes with.
   @exclusivity(unchecked) private var headings: [String: Heading] = [:]
   private var headingCount = 0
+  /// Headings that were not output (``outputsHeadings`` false).
+  private var headingsNotShown = 0
+  /// Whether headings are output (`print --json`, `--heading`, `--nmea`): a log whose
+  /// headings are output gave something; otherwise its headings only go with the fix
+  /// lines, and a compass's log without fixes gave nothing that was asked for.
+  var outputsHeadings = true
   private let recognized: ((MovementEvent) -> Bool)?
   /// Called with every region event (a monitored region's state changed, or was asked for).
   private let regionEvent: ((RegionEvent, _ severalDevices: Bool) -> Bool)?
@@ -198,7 +204,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
     source.answered()
     let device = heading.device ?? ""
-    headingCount += 1
+    if outputsHeadings { headingCount += 1 } else { headingsNotShown += 1 }
     if heading.direction != nil { headings[device] = heading }
     if let caveat = heading.declinationCaveat, saidCaveats.insert(caveat.rawValue).inserted {
       printError(DeclinationNotice.message(caveat, source: sourceName))
@@ -253,9 +259,11 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       if fixes == 0, headingCount == 0, let source = manager.source as? NMEASource,
         source.statistics.fixesWithPosition == 0
       {
+        let headings =
+          headingsNotShown > 0 ? "; it holds \(headingsNotShown) headings: print --heading shows them" : ""
         printError(
           "whereami: "
-            + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes))
+            + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes) + headings)
         exitCode = .dataError
       }
       source.finish()

@@ -254,6 +254,7 @@ enum PrintCommand {
           $0 += 1; return $0 < count
         }
     }
+    session.outputsHeadings = nmea || json || headingLines
     let code = session.run()
     // The pass-through closure, held by the source, holds the run: break that cycle.
     run.withLock { $0 = nil }
