@@ -125,6 +125,34 @@ import Testing
     #expect(trips.count == 2, "\(trips)")
   }
 
+  /// Two minutes standing, then the same two minutes a year later (a receiver whose first
+  /// fix took a stale date, two logs joined): another session, and a stop ends with its
+  /// session as a trip does. The corpus's gp-320fw-2019-03-28.log listed a stop of
+  /// 74,040 h for 20 s of fixes.
+  @Test func aStopEndsWithItsSession() throws {
+    let cycles = try TestPaths.cycles("static-hour.nmea", limit: 120).joined()
+    let later = cycles.split(separator: "\r\n").map { line -> String in
+      guard line.hasPrefix("$GPRMC") else { return line + "\r\n" }
+      let body = line.split(separator: "*")[0].replacingOccurrences(of: ",060525,", with: ",060526,")
+      return checksummed(body)
+    }.joined()
+    let scratch = try ExportScratch()
+    let joined = try scratch.write("a-year-apart.nmea", cycles + later)
+    let result = try runWhereAmI(["trips", "--json", joined])
+    #expect(result.code == 0, "\(result.error)")
+    let stops = try result.output.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(stops.map { $0["class"] as? String } == ["STOP", "STOP"], "\(result.output)")
+    let format = ISO8601DateFormatter()
+    format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    for stop in stops {
+      let start = try #require(format.date(from: stop["start"] as? String ?? ""))
+      let end = try #require(format.date(from: stop["end"] as? String ?? ""))
+      #expect(end.timeIntervalSince(start) == 119, "\(stop)")
+    }
+  }
+
   @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
     let (path, _) = try Self.log(seed: 32)
     defer { unlink(path) }

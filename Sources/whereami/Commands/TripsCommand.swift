@@ -43,7 +43,7 @@ enum TripsCommand {
       source, verbose: arguments.has("verbose"),
       movement: MovementRecognizer(stopDuration: stop, minimumDistance: minimum),
       recognized: { listing.recognized($0) },
-      render: { location, _, _, _ in listing.located(location) })
+      render: { location, odometer, _, _ in listing.located(location, sessions: odometer.sessions) })
     let code = session.run()
     // Ctrl-C on a live source: the trips under way end where the recording does.
     for (_, recognizer) in session.movementRecognizers.sorted(by: { $0.key < $1.key }) {
@@ -77,19 +77,40 @@ final class TripListing: @unchecked Sendable {
   private var stopStart: [String: Location] = [:]
   private var latest: [String: Location] = [:]
   private var devices: [String] = []
+  /// By device: the odometer's sessions so far, and, when the latest fix began another,
+  /// the last fix of the one before and the new one's first. A stop ends with its session
+  /// as a trip does (a log whose date jumped years ahead listed a stop of 74,040 h); it is
+  /// written at the next fix, after the trip the session's end may have ended.
+  private var sessions: [String: Int] = [:]
+  private var sessionBreak: [String: (end: Location, start: Location)] = [:]
 
   init(json: Bool, output: SharedOutput) {
     self.json = json
     self.output = output
   }
 
-  func located(_ location: Location) -> Bool {
+  func located(_ location: Location, sessions count: Int) -> Bool {
     let device = location.device ?? ""
+    guard settleSessionBreak(device) else { return false }
     if stopStart[device] == nil {
       stopStart[device] = location
       devices.append(device)
+    } else if count != sessions[device], let last = latest[device] {
+      sessionBreak[device] = (last, location)
     }
+    sessions[device] = count
     latest[device] = location
+    return true
+  }
+
+  /// Ends the stop under way where its session's fixes ended; the next begins with the
+  /// next session's first fix.
+  private func settleSessionBreak(_ device: String) -> Bool {
+    guard let (end, start) = sessionBreak.removeValue(forKey: device) else { return true }
+    if let from = stopStart[device], Trip.elapsed(from: from, to: end) > 0 {
+      guard write(stop: from, until: end) else { return false }
+    }
+    stopStart[device] = start
     return true
   }
 
@@ -106,6 +127,7 @@ final class TripListing: @unchecked Sendable {
 
   func finish() {
     for device in devices {
+      guard settleSessionBreak(device) else { return }
       if let start = stopStart[device], let last = latest[device], Trip.elapsed(from: start, to: last) > 0 {
         _ = write(stop: start, until: last)
       }
