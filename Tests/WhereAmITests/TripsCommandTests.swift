@@ -153,6 +153,22 @@ import Testing
     }
   }
 
+  /// A GLL a second before the first RMC (the corpus's neo-m8n.log): the fix has a time
+  /// of day but no date; the track's clock counts its second, and so does the duration,
+  /// so that moving and stopped time add up to it.
+  @Test func aFixBeforeTheFirstDateCountsInTheDuration() throws {
+    let cycles = try TestPaths.cycles("static-hour.nmea", limit: 30).joined()
+    let gll = checksummed("$GPGLL,4025.193151,N,00342.074299,W,095959.00,A,A")
+    let scratch = try ExportScratch()
+    let log = try scratch.write("undated-first.nmea", gll + cycles)
+    let output = try runWhereAmI(["summary", "--json", log]).output
+    let figures = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    let duration = try #require(figures["duration"] as? Double)
+    let moving = try #require(figures["movingTime"] as? Double)
+    let stopped = try #require(figures["stoppedTime"] as? Double)
+    #expect(duration == 30 && moving + stopped == duration, "\(figures)")
+  }
+
   @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
     let (path, _) = try Self.log(seed: 32)
     defer { unlink(path) }

@@ -130,14 +130,18 @@ public struct TrackSummary {
     qualities.merge(other.qualities)
   }
 
-  /// Seconds from the first dated fix to the last (for a total, the files' durations
-  /// summed; for a file of several sessions, the sessions' own times summed, moving and
-  /// standing, as two files' would be); `nil` without dated fixes.
+  /// Seconds from the first dated fix to the last, or the time the odometer counted,
+  /// moving and standing, where that is longer: fixes before the first date, on the
+  /// track's clock (the corpus's neo-m8n.log begins with a GLL a second before its first
+  /// RMC: 22 s from its first date, 23 s stopped). For a total, the files' durations
+  /// summed; for a file of several sessions, the sessions' own times summed, as two
+  /// files' would be. `nil` without dated fixes.
   public var duration: Double? {
     if let summedDuration { return summedDuration }
     guard let first, let last else { return nil }
-    if odometer.sessions > 1 { return odometer.movingTime + odometer.stoppedTime }
-    return last.seconds(since: first)
+    let counted = odometer.movingTime + odometer.stoppedTime
+    if odometer.sessions > 1 { return counted }
+    return max(last.seconds(since: first), counted)
   }
 
   /// The mean moving speed: ``distance`` over ``movingTime``, metres per second, as for a
