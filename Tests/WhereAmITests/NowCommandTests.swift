@@ -32,6 +32,26 @@ import Testing
     #expect(json.output == lastObject + "\n")
   }
 
+  /// With a compass in the log, the answer is print's last line, its heading included
+  /// (the corpus's hemi.log: `now` left out "heading 274.1°T 288.6°M"); a compass's log
+  /// without a fix is still no answer.
+  @Test func aLogsAnswerCarriesTheCompasssHeadingAsPrintsDoes() throws {
+    let scratch = try ExportScratch()
+    let lines = try LiveCommandLineTests.walkWithHeadings(cycles: 60)
+    let log = try scratch.write("walk-hdt.nmea", lines.joined(separator: "\r\n") + "\r\n")
+    let printed = try runWhereAmI(["print", log])
+    #expect(printed.code == 0, "\(printed.error)")
+    let last = try #require(printed.output.split(separator: "\n").last)
+    #expect(last.contains(" heading "), "\(last)")
+    let now = try runWhereAmI(["now", log])
+    #expect(now.code == 0, "\(now.error)")
+    #expect(now.output == last + "\n")
+    let compass = (0..<30).map { checksummed("$HCHDM,\(100 + 2 * $0).0,M").trimmingCharacters(in: .newlines) }
+    let compassLog = try scratch.write("compass.nmea", compass.joined(separator: "\r\n") + "\r\n")
+    let none = try runWhereAmI(["now", compassLog])
+    #expect(none.code == 65 && none.output.isEmpty, "\(none.code) \(none.error)")
+  }
+
   @Test func withAnAccuracyALogsAnswerIsItsLastFixWithinIt() throws {
     let lines = try Self.printed("walk.nmea")
     func accuracy(_ line: Substring) -> Double { Double(line.split(separator: " ")[7])! }

@@ -60,9 +60,13 @@ enum NowCommand {
       source.manager.desiredAccuracy = LocationAccuracy.best
     }
     let answer = Answer(wanted: bar, live: live)
-    let session = LocationSession(source, verbose: arguments.has("verbose")) { location, odometer, _, heading in
+    // Headings are asked for, so that the fix line carries the compass's as print's does;
+    // none is printed on its own: a compass's log without a fix is no answer (65).
+    let session = LocationSession(source, verbose: arguments.has("verbose"), renderHeading: { _, _ in true }) {
+      location, odometer, _, heading in
       answer.consider(location, odometer, heading)
     }
+    session.outputsHeadings = false
     let started = SystemClock.monotonic()
     let code = session.run()
     let ranOut = SystemClock.monotonic() - started >= timeout
