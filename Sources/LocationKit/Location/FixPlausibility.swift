@@ -98,6 +98,13 @@ public struct FixPlausibility: Sendable {
     return reason
   }
 
+  /// Whether `point` is farther from `reference` than ``speedLimit`` allows in the time
+  /// between, their accuracies taken into account: the test by which a fix is set aside
+  /// as ``ImplausibleFix/tooFast``.
+  static func isTooFast(_ point: TrackPoint, after reference: TrackPoint) -> Bool {
+    problem(Point(point), after: Point(reference)) == .tooFast
+  }
+
   private static func problem(_ point: Point, after reference: Point) -> ImplausibleFix? {
     // One dated and one not (a receiver's first fixes before it knows the date; gpsd's
     // reports without a time): their times cannot be compared.

@@ -59,8 +59,8 @@ import NMEA
 /// themselves (the rule by which the plausibility check follows a receiver that really is
 /// elsewhere). A later session is one too: a fix after more than ``longestMovingGap``
 /// without any, on another date (the next day's drive joined after today's), and so is a
-/// fix farther from the last than ``FixPlausibility/speedLimit`` allows in the time
-/// between, beyond their uncertainty (two places' logs joined on one day). The new
+/// fix the plausibility check would set aside as too fast after the last
+/// (``FixPlausibility/speedLimit``; two places' logs joined on one day). The new
 /// session is counted on its own from there: nothing across the jump, neither distance
 /// nor time; and as it may be another receiver's log, its velocity noise is learned
 /// afresh.
@@ -466,7 +466,9 @@ public struct TrackOdometer: Sendable {
       return
     }
     let step = location.distance(from: previous)
-    if isBeyondCredibleTravel(step, from: previous, to: location, elapsed: elapsed) {
+    // (The check allows at least `speedLimit` times the time: a shorter step is credible
+    // without it.)
+    if step > FixPlausibility.speedLimit * elapsed, FixPlausibility.isTooFast(location, after: previous) {
       // Logs of two places joined (or a receiver carried off while it was off): the
       // plausibility check follows the receiver there after three agreeing fixes, and the
       // odometer starts another session, adding nothing across the jump.
@@ -548,19 +550,6 @@ public struct TrackOdometer: Sendable {
   /// only (up to ``longestSpeedHold``).
   private var speedHold: Double {
     min(Self.longestSpeedHold, max(Self.speedHoldSeconds, 1.5 * (speedIntervals.median ?? 0)))
-  }
-
-  /// Whether a step of `step` metres in `elapsed` seconds is faster than anything a
-  /// receiver credibly travels (``FixPlausibility/speedLimit``, 1,000 knots), by more than
-  /// the two fixes' uncertainty (``confidenceFactor`` combined sigmas).
-  private func isBeyondCredibleTravel(
-    _ step: Double, from previous: TrackPoint, to location: TrackPoint, elapsed: Double
-  ) -> Bool {
-    guard step > FixPlausibility.speedLimit * elapsed else { return false }
-    let before = sigma(previous.horizontalAccuracy ?? Self.defaultAccuracy)
-    let after = sigma(location.horizontalAccuracy ?? Self.defaultAccuracy)
-    return step - Self.confidenceFactor * (before * before + after * after).squareRoot()
-      > FixPlausibility.speedLimit * elapsed
   }
 
   /// Whether `location`, `elapsed` seconds before `previous`, begins another session.
