@@ -32,8 +32,6 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   /// Each device's latest heading, for the fix it goes with.
   @exclusivity(unchecked) private var headings: [String: Heading] = [:]
   private var headingCount = 0
-  /// Headings that were not output (``outputsHeadings`` false).
-  private var headingsNotShown = 0
   /// Whether headings are output (`print --json`, `--heading`, `--nmea`): a log whose
   /// headings are output gave something; otherwise its headings only go with the fix
   /// lines, and a compass's log without fixes gave nothing that was asked for.
@@ -204,7 +202,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
     source.answered()
     let device = heading.device ?? ""
-    if outputsHeadings { headingCount += 1 } else { headingsNotShown += 1 }
+    headingCount += 1
     if heading.direction != nil { headings[device] = heading }
     if let caveat = heading.declinationCaveat, saidCaveats.insert(caveat.rawValue).inserted {
       printError(DeclinationNotice.message(caveat, source: sourceName))
@@ -256,14 +254,13 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     if error.code == .sourceEnded {
       // A log that gave nothing (not even headings, for a compass's log) says what it
       // held instead.
-      if fixes == 0, headingCount == 0, let source = manager.source as? NMEASource,
+      if fixes == 0, headingCount == 0 || !outputsHeadings, let source = manager.source as? NMEASource,
         source.statistics.fixesWithPosition == 0
       {
-        let headings =
-          headingsNotShown > 0 ? "; it holds \(headingsNotShown) headings: print --heading shows them" : ""
+        let hint = headingCount > 0 ? "; it holds \(headingCount) headings: print --heading shows them" : ""
         printError(
           "whereami: "
-            + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes) + headings)
+            + InputDiagnosis.noFix(in: sourceName, source.statistics, leadingBytes: source.leadingBytes) + hint)
         exitCode = .dataError
       }
       source.finish()
