@@ -107,20 +107,22 @@ final class TripListing: @unchecked Sendable {
   /// next session's first fix.
   private func settleSessionBreak(_ device: String) -> Bool {
     guard let (end, start) = sessionBreak.removeValue(forKey: device) else { return true }
-    if let from = stopStart[device], Trip.elapsed(from: from, to: end) > 0 {
-      guard write(stop: from, until: end) else { return false }
-    }
+    guard writeStop(device, until: end) else { return false }
     stopStart[device] = start
     return true
+  }
+
+  /// Writes `device`'s stop under way, up to `end`, if it lasted at all.
+  private func writeStop(_ device: String, until end: Location) -> Bool {
+    guard let start = stopStart[device], Trip.elapsed(from: start, to: end) > 0 else { return true }
+    return write(stop: start, until: end)
   }
 
   func recognized(_ event: MovementEvent) -> Bool {
     guard event.state == .ended else { return true }
     let trip = event.trip
     let device = trip.start.device ?? ""
-    if let start = stopStart[device], Trip.elapsed(from: start, to: trip.start) > 0 {
-      guard write(stop: start, until: trip.start) else { return false }
-    }
+    guard writeStop(device, until: trip.start) else { return false }
     stopStart[device] = trip.end
     return write(trip: trip)
   }
@@ -128,9 +130,7 @@ final class TripListing: @unchecked Sendable {
   func finish() {
     for device in devices {
       guard settleSessionBreak(device) else { return }
-      if let start = stopStart[device], let last = latest[device], Trip.elapsed(from: start, to: last) > 0 {
-        _ = write(stop: start, until: last)
-      }
+      if let last = latest[device] { _ = writeStop(device, until: last) }
     }
   }
 
