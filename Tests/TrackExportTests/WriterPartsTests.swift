@@ -33,14 +33,21 @@ import Testing
       values.append((digits + 0.5).nextUp / scale)
       values.append((digits + 0.5).nextDown / scale)
     }
+    // Also one after another in one buffer, which grows in the middle of numbers.
+    var all = ByteBuffer(capacity: 64)
+    var expected = ""
     for value in values {
       for decimals in 0...9 {
         var buffer = ByteBuffer(capacity: 64)
         buffer.append(value, decimals: decimals)
         let text = String(decoding: buffer.bytes, as: UTF8.self)
         #expect(text == fixed(value, decimals), "\(value) to \(decimals) places")
+        all.append(value, decimals: decimals)
+        all.append(UInt8(ascii: " "))
+        expected += text + " "
       }
     }
+    #expect(String(decoding: all.bytes, as: UTF8.self) == expected)
   }
 
   @Test func theSVGTrackStaysWithinItsCapacityAndKeepsGaps() {
