@@ -169,6 +169,23 @@ import Testing
     #expect(duration == 30 && moving + stopped == duration, "\(figures)")
   }
 
+  /// The same log's stop begins at the undated GLL: its start is dated from the end's
+  /// date and the track's clock, so that the text line does not pair a time of day with
+  /// a date, and the JSON stop has a start.
+  @Test func aStopThatBeginsBeforeTheFirstDateIsDated() throws {
+    let cycles = try TestPaths.cycles("static-hour.nmea", limit: 30).joined()
+    let gll = checksummed("$GPGLL,4025.193151,N,00342.074299,W,095959.00,A,A")
+    let scratch = try ExportScratch()
+    let log = try scratch.write("undated-first.nmea", gll + cycles)
+    let json = try runWhereAmI(["trips", "--json", log])
+    #expect(json.code == 0, "\(json.error)")
+    let stop = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    #expect(stop["start"] as? String == "2025-05-06T09:59:59.000Z", "\(stop)")
+    #expect(stop["end"] as? String == "2025-05-06T10:00:29.000Z", "\(stop)")
+    let text = try runWhereAmI(["trips", log]).output
+    #expect(text.hasPrefix("stop 2025-05-06T09:59:59.000Z  2025-05-06T10:00:29.000Z  30"), "\(text)")
+  }
+
   @Test func aLiveSourcePrintsEachTripAsItEnds() throws {
     let (path, _) = try Self.log(seed: 32)
     defer { unlink(path) }

@@ -158,9 +158,10 @@ final class TripListing: @unchecked Sendable {
       object.add("endLon", trip.end.longitude, 9)
       text = object.finish() + "\n"
     } else {
+      let (start, end) = Self.times(trip.start, trip.end)
       text =
         prefix(trip.start)
-        + "trip \(Self.time(trip.start))  \(Self.time(trip.end))  \(ExportText.duration(trip.duration))  "
+        + "trip \(start)  \(end)  \(ExportText.duration(trip.duration))  "
         + "\(fixed(trip.distance / 1000, 3)) km ±\(fixed(trip.distanceError / 1000, 3)) km  moving \(ExportText.duration(trip.movingTime))  "
         + "max \(trip.maximumSpeed.map { fixed($0, 1) + " m/s" } ?? "-")  "
         + "mean \(trip.meanMovingSpeed.map { fixed($0, 2) + " m/s" } ?? "-")  "
@@ -181,21 +182,44 @@ final class TripListing: @unchecked Sendable {
       text = object.finish() + "\n"
     } else {
       let duration = Trip.elapsed(from: start, to: end)
+      let (startTime, endTime) = Self.times(start, end)
       text =
         prefix(start)
-        + "stop \(Self.time(start))  \(Self.time(end))  \(ExportText.duration(duration))  at \(Self.place(start))\n"
+        + "stop \(startTime)  \(endTime)  \(ExportText.duration(duration))  at \(Self.place(start))\n"
     }
     return output.write { $0.append(string: text) }
   }
 
   private static func times(_ start: Location, _ end: Location, _ object: inout JSONObject) {
-    if let time = start.timestamp { object.add("start", string: time.description) }
-    if let time = end.timestamp { object.add("end", string: time.description) }
+    let (startTime, endTime) = timestamps(start, end)
+    if let startTime { object.add("start", string: startTime.description) }
+    if let endTime { object.add("end", string: endTime.description) }
     object.add("duration", Trip.elapsed(from: start, to: end), 3)
   }
 
-  private static func time(_ location: Location) -> String {
-    location.timestamp?.description ?? location.timeOfDay.description
+  /// The start's and the end's times, each fix's own; a fix that came before the log's
+  /// first date (a GLL before the first RMC) takes the other's, less or plus the time
+  /// between them on the track's clock, so that a line never pairs a time of day with a
+  /// date (and JSON never leaves a stop without its start).
+  private static func timestamps(_ start: Location, _ end: Location) -> (Timestamp?, Timestamp?) {
+    let between = Int64((Trip.elapsed(from: start, to: end) * 1e6).rounded())
+    switch (start.timestamp, end.timestamp) {
+    case (nil, let endTime?):
+      return (Timestamp(microsecondsSinceEpoch: endTime.microsecondsSinceEpoch - between), endTime)
+    case (let startTime?, nil):
+      return (startTime, Timestamp(microsecondsSinceEpoch: startTime.microsecondsSinceEpoch + between))
+    case (let startTime, let endTime):
+      return (startTime, endTime)
+    }
+  }
+
+  /// The start's and the end's times for a text line: dated as ``timestamps(_:_:)``
+  /// dates them, or both times of day.
+  private static func times(_ start: Location, _ end: Location) -> (String, String) {
+    let (startTime, endTime) = timestamps(start, end)
+    return (
+      startTime?.description ?? start.timeOfDay.description, endTime?.description ?? end.timeOfDay.description
+    )
   }
 
   private static func place(_ location: Location) -> String {
