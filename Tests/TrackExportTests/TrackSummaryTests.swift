@@ -40,4 +40,30 @@ import Testing
     // Eleven of the 118 have speeds, moving time and no short loss.
     #expect(checked.count >= 10, "\(checked)")
   }
+
+  /// A total is its files' sessions: two logs of one session each, however far apart in
+  /// time, are two (the total's own odometer, which takes no fix, had added a third).
+  @Test func aTotalHasItsFilesSessions() throws {
+    let walk = try Self.summary(of: TestPaths.fixtures.appendingPathComponent("walk.nmea"))
+    let stand = try Self.summary(of: TestPaths.fixtures.appendingPathComponent("static-hour.nmea"))
+    #expect(walk.sessions == 1 && stand.sessions == 1)
+    var total = TrackSummary()
+    total.merge(walk)
+    total.merge(stand)
+    #expect(total.sessions == 2)
+    // Each file one session: nothing to say about sessions.
+    #expect(!total.text(name: "total").contains("sessions "), "\(total.text(name: "total"))")
+    // A file of two sessions (the walk joined after the stand, a month back in time).
+    var joined = try Self.summary(of: TestPaths.fixtures.appendingPathComponent("walk.nmea"))
+    var decoder = NMEADecoder()
+    let handle: (consuming DecoderEvent) -> Void = { event in
+      if case .fix(let fix) = event { joined.add(fix) }
+    }
+    decoder.decode(try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("static-hour.nmea")), handle)
+    decoder.finish(handle)
+    #expect(joined.sessions == 2)
+    total.merge(joined)
+    #expect(total.sessions == 4)
+    #expect(total.text(name: "total").contains("4 sessions in 3 files ("), "\(total.text(name: "total"))")
+  }
 }

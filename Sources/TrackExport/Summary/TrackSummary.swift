@@ -32,6 +32,8 @@ public struct TrackSummary {
   /// summary's own work).
   private var merged = TrackFigures()
   private var isTotal = false
+  /// How many files' summaries were merged into this total.
+  private var mergedFiles = 0
 
   /// The odometer's figures, summed over files for a total.
   private struct TrackFigures {
@@ -73,8 +75,10 @@ public struct TrackSummary {
   /// How many fix losses the odometer bridged.
   public var bridges: Int { odometer.bridges + merged.bridges }
   /// How many sessions the odometer counted, each on its own (``/LocationKit/TrackOdometer/sessions``:
-  /// logs joined end to end, a clock reset), summed over the files of a total.
-  public var sessions: Int { odometer.sessions + merged.sessions }
+  /// logs joined end to end, a clock reset), summed over the files of a total. A total's
+  /// own odometer takes no fix, and its one session of none is not counted (two files of
+  /// one session each were a total of three).
+  public var sessions: Int { (isTotal ? 0 : odometer.sessions) + merged.sessions }
   /// Fixes the odometer left out because their time went back without beginning a
   /// session.
   public var fixesBackInTime: Int { odometer.fixesBackInTime + merged.fixesBackInTime }
@@ -121,6 +125,7 @@ public struct TrackSummary {
     merged.bridgedDistanceInStoppedTime += other.bridgedDistanceInStoppedTime
     merged.bridges += other.bridges
     merged.sessions += other.sessions
+    mergedFiles += 1
     merged.fixesBackInTime += other.fixesBackInTime
     implausible.merge(other.implausible, uniquingKeysWith: +)
     isTotal = true
@@ -184,11 +189,13 @@ public struct TrackSummary {
       lines.append(
         "  set aside        \(implausible.values.reduce(0, +)) implausible fixes: \(reasons.joined(separator: ", "))")
     }
-    if sessions > 1 || fixesBackInTime > 0 {
+    // A total's files are sessions of their own: only more than one in a file is said.
+    let files = isTotal ? mergedFiles : 1
+    if sessions > files || fixesBackInTime > 0 {
       let counted =
-        sessions > 1
-        ? "\(sessions) sessions (logs joined or a clock reset: the time went back, or the date or the place jumped; each counted on its own)"
-        : "1"
+        sessions > files
+        ? "\(sessions) sessions\(isTotal ? " in \(files) files" : "") (logs joined or a clock reset: the time went back, or the date or the place jumped; each counted on its own)"
+        : "\(sessions)"
       let left = fixesBackInTime > 0 ? "; \(fixesBackInTime) fixes back in time not counted" : ""
       lines.append("  sessions         \(counted)\(left)")
     }
