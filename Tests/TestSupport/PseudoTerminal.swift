@@ -44,6 +44,23 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
   }
 
+  /// Writes `text` unless the terminal's buffer stays full for `timeout` seconds (a
+  /// source that stopped reading: a test then fails rather than hangs); returns whether
+  /// all of it was written.
+  @discardableResult
+  public func write(_ text: String, timeout: Double) -> Bool {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      var ready = pollfd(fd: master, events: Int16(POLLOUT), revents: 0)
+      guard poll(&ready, 1, Int32(timeout * 1000)) == 1, ready.revents & Int16(POLLOUT) != 0 else { return false }
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+      if written <= 0 { return false }
+      offset += written
+    }
+    return true
+  }
+
   deinit {
     close(slaveHold)
     close(master)

@@ -321,10 +321,11 @@ public final class LocationManager: Sendable {
   /// delegate does: no event is dropped, and memory stays bounded.
   public var updates: AsyncStream<LocationEvent> { channel.makeStream() }
 
-  /// Starts delivering locations. Does nothing while already running.
+  /// Starts delivering locations. Does nothing while already running, but for a
+  /// ``requestLocation(timeout:)`` pending: its location is then the first update, and
+  /// updates go on.
   public func startUpdatingLocation() {
-    state.withLock { $0.wantsLocation = true }
-    start(oneShot: false, timeout: nil)
+    start(location: true, heading: false)
   }
 
   /// Starts delivering headings (``LocationManagerDelegate/locationManager(_:didUpdateHeading:)``,
@@ -332,18 +333,13 @@ public final class LocationManager: Sendable {
   /// on. A heading sensor that stops sending is reported as
   /// ``LocationError/Code/headingUnknown``, and location updates go on.
   public func startUpdatingHeading() {
-    state.withLock { $0.wantsHeading = true }
-    start(oneShot: false, timeout: nil)
+    start(location: false, heading: true)
   }
 
   /// Starts location updates, heading updates or both at once, so that neither misses the
   /// source's first reports (starting one and then the other could).
   public func startUpdating(location: Bool, heading: Bool) {
-    state.withLock { state in
-      if location { state.wantsLocation = true }
-      if heading { state.wantsHeading = true }
-    }
-    if location || heading { start(oneShot: false, timeout: nil) }
+    if location || heading { start(location: location, heading: heading) }
   }
 
   /// Stops heading updates; the source stops too unless location updates run.
@@ -361,9 +357,18 @@ public final class LocationManager: Sendable {
   /// ``desiredAccuracy`` to tell), or, without any, reports
   /// ``LocationError/Code/locationUnknown`` as a final error; either way it stops. A
   /// source that ends first gives the best it had before its end.
+  ///
+  /// During continuous location updates it changes nothing: the next update is the
+  /// location asked for, and updates go on. During heading updates alone it asks for one
+  /// location beside them, with its deadline; headings go on after it (and the error at
+  /// the deadline is then not final).
   public func requestLocation(timeout: Double = 10) {
-    state.withLock { $0.wantsLocation = true }
     start(oneShot: true, timeout: timeout)
+  }
+
+  /// Starts continuous updates of locations, headings or both (``start(oneShot:timeout:)``).
+  private func start(location: Bool, heading: Bool) {
+    start(oneShot: false, timeout: nil, location: location, heading: heading)
   }
 
   /// Stops location updates and, unless heading updates run, releases the source (file,
@@ -371,6 +376,9 @@ public final class LocationManager: Sendable {
   public func stopUpdatingLocation() {
     let stopsAll = state.withLock { state in
       state.wantsLocation = false
+      // A request pending beside heading updates is cancelled with them: its deadline
+      // finds nothing to answer.
+      state.oneShot = false
       return !state.wantsHeading
     }
     if stopsAll { stopUpdating() }
@@ -396,12 +404,31 @@ public final class LocationManager: Sendable {
 
   // MARK: Internals
 
-  private func start(oneShot: Bool, timeout: Double?) {
-    let generation: Int? = state.withLock { state in
+  /// Starts the source for the updates asked for (`oneShot`: one location, which also
+  /// asks for locations), or joins the run under way: continuous location updates take
+  /// over a pending request, a request during them changes nothing, and a request during
+  /// heading updates alone gets its own deadline and a fresh filter.
+  private func start(oneShot: Bool, timeout: Double?, location: Bool = false, heading: Bool = false) {
+    let (generation, joinedRequest): (Int?, Int?) = state.withLock { state in
+      if location { state.wantsLocation = true }
+      if heading { state.wantsHeading = true }
       if state.running {
-        if oneShot { state.oneShot = true }
-        return nil
+        if !oneShot {
+          // Continuous location updates: a request pending is answered by the first.
+          if location { state.oneShot = false }
+          return (nil, nil)
+        }
+        if state.wantsLocation && !state.oneShot { return (nil, nil) }
+        let armsDeadline = !state.wantsLocation
+        state.wantsLocation = true
+        state.oneShot = true
+        guard armsDeadline else { return (nil, nil) }
+        state.bestLeftOut = nil
+        if let last = state.filter.lastAdmitted { state.earlierLocation = last }
+        state.filter.reset()
+        return (nil, state.generation)
       }
+      if oneShot { state.wantsLocation = true }
       state.running = true
       state.generation += 1
       state.oneShot = oneShot
@@ -426,8 +453,9 @@ public final class LocationManager: Sendable {
       state.unresolvableRegions = []
       // The heading filter measures from the first heading of this run.
       state.heading = nil
-      return state.generation
+      return (state.generation, nil)
     }
+    if let joinedRequest, let timeout { startDeadline(timeout, joinedRequest) }
     guard let generation else { return }
     startWatchdog(generation)
     if let timeout { startDeadline(timeout, generation) }
@@ -492,8 +520,14 @@ public final class LocationManager: Sendable {
         if let update = Self.filtered(location, &state) {
           events.append(update)
           if state.oneShot {
-            // A requested location ends location updates; heading updates go on.
-            if state.wantsHeading { state.wantsLocation = false } else { final = true }
+            // A requested location ends location updates; heading updates go on, and
+            // the request is over (a later start is continuous).
+            if state.wantsHeading {
+              state.wantsLocation = false
+              state.oneShot = false
+            } else {
+              final = true
+            }
           }
         } else if state.oneShot, Self.isMoreAccurate(location, than: state.bestLeftOut) {
           state.bestLeftOut = location
@@ -850,26 +884,34 @@ public final class LocationManager: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + timeout)
     timer.setEventHandler { [self] in
-      let expired: (Bool, best: Location?) = state.withLock { state in
+      let expired: (Bool, best: Location?, stopsAll: Bool) = state.withLock { state in
         guard state.running, state.generation == generation, state.oneShot, state.filter.lastAdmitted == nil else {
-          return (false, nil)
+          return (false, nil, false)
+        }
+        // The request is over; heading updates beside it go on.
+        if state.wantsHeading {
+          state.wantsLocation = false
+          state.oneShot = false
+          return (true, state.bestLeftOut, false)
         }
         Self.markStopped(&state)
-        return (true, state.bestLeftOut)
+        return (true, state.bestLeftOut, true)
       }
       guard expired.0 else { return }
-      source.stop()
+      if expired.stopsAll { source.stop() }
       if let best = expired.best {
         // As Core Location does: the best it had, short of the accuracy asked for.
         deliver(.update(best, previous: nil), generation)
       } else {
-        // Final: the request is over (a transient error would leave a delegate waiting).
+        // Final: the request is over (a transient error would leave a delegate waiting);
+        // beside heading updates, which go on, it is not.
         deliver(
           .failure(
-            LocationError(.locationUnknown, "no location from \(source.name) within \(timeout) s", final: true)),
+            LocationError(
+              .locationUnknown, "no location from \(source.name) within \(timeout) s", final: expired.stopsAll)),
           generation)
       }
-      finishStreamsAfterQueued(generation)
+      if expired.stopsAll { finishStreamsAfterQueued(generation) }
     }
     let box = Timer(source: timer)
     state.withLock { $0.timers.append(box) }
