@@ -110,40 +110,49 @@ signal(SIGPIPE, SIG_IGN)
   if first == "--help" || first == "-h" || first == "help" {
     // `whereami help print` is `whereami print --help`.
     if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
-      print(command.spec.help)
-    } else {
-      print(overview)
+      return writeOutput(command.spec.help + "\n")
     }
-    return .success
+    return writeOutput(overview + "\n")
   }
   if first == "--version" || first == "-V" {
-    print("whereami \(version)")
-    return .success
+    return writeOutput("whereami \(version)\n")
   }
   // For packagers: the manual page and the shell completions, made from the tables above.
   if first == "manual" {
-    print(ManualPage.roff(commands: commands.map(\.spec), version: version, date: releaseDate), terminator: "")
-    return .success
+    if arguments.count == 2, arguments[1] == "--help" || arguments[1] == "-h" {
+      return writeOutput(
+        """
+        USAGE: whereami manual
+
+        Prints the manual page (roff, made from the commands' tables), for man(1):
+        whereami manual > whereami.1; man ./whereami.1.
+
+        """)
+    }
+    guard arguments.count == 1 else {
+      printError("whereami: usage: whereami manual (it takes no arguments)")
+      return .usage
+    }
+    return writeOutput(ManualPage.roff(commands: commands.map(\.spec), version: version, date: releaseDate))
   }
   if first == "completions" {
     if arguments.count == 2, arguments[1] == "--help" || arguments[1] == "-h" {
-      print(
+      return writeOutput(
         """
         USAGE: whereami completions bash|zsh|fish
 
-        Prints the completion script for the shell, made from the commands' tables: save it
-        where the shell looks for completions (bash: whereami completions bash >
-        /usr/share/bash-completion/completions/whereami; zsh: a file _whereami on $fpath;
-        fish: ~/.config/fish/completions/whereami.fish).
+        Prints the completion script for the shell, made from the commands' tables.
+        Save it where the shell looks for completions. bash:
+          whereami completions bash > /usr/share/bash-completion/completions/whereami
+        zsh: a file _whereami on $fpath; fish: ~/.config/fish/completions/whereami.fish.
+
         """)
-      return .success
     }
     guard arguments.count == 2, let shell = ShellCompletions.Shell(rawValue: arguments[1]) else {
       printError("whereami: usage: whereami completions bash|zsh|fish")
       return .usage
     }
-    print(ShellCompletions.script(shell, commands: commands.map(\.spec)), terminator: "")
-    return .success
+    return writeOutput(ShellCompletions.script(shell, commands: commands.map(\.spec)))
   }
   guard let command = commands.first(where: { $0.spec.name == first }) else {
     let suggestion = closestCommand(to: first).map { "; did you mean '\($0)'?" } ?? " (see whereami --help)"
@@ -152,10 +161,7 @@ signal(SIGPIPE, SIG_IGN)
   }
   do {
     let parsed = try command.spec.parse(Array(arguments.dropFirst()))
-    if parsed.has("help") {
-      print(command.spec.help)
-      return .success
-    }
+    if parsed.has("help") { return writeOutput(command.spec.help + "\n") }
     try command.run(parsed)
     return .success
   } catch let error as UsageError {

@@ -423,7 +423,11 @@ import Testing
     }
     let completionsHelp = try runWhereAmI(["completions", "--help"])
     #expect(completionsHelp.code == 0 && completionsHelp.output.hasPrefix("USAGE: whereami completions"))
-    for arguments in [["--help"]] + commands.map({ [$0, "-h"] }) {
+    // `manual --help` is its help, not the page.
+    let manualHelp = try runWhereAmI(["manual", "--help"])
+    #expect(manualHelp.code == 0 && manualHelp.output.hasPrefix("USAGE: whereami manual"), "\(manualHelp.output)")
+    #expect(try runWhereAmI(["manual", "extra"]).code == 64)
+    for arguments in [["--help"], ["manual", "-h"], ["completions", "-h"]] + commands.map({ [$0, "-h"] }) {
       let help = try runWhereAmI(arguments)
       #expect(help.code == 0)
       for line in help.output.split(separator: "\n") {
@@ -462,6 +466,14 @@ import Testing
       }
     }
     #expect(try runWhereAmI(["completions", "tcsh"]).code == 64)
+    // Saved to a full disk, the page, the completions and the help fail as every
+    // command's output does: 74, and why. They had ended with 0 and a truncated file.
+    for arguments in [["manual"], ["completions", "bash"], ["--help"], ["print", "--help"], ["-V"]] {
+      let full = try ChildProcess(
+        "/bin/sh", ["-c", "exec \"$0\" \"$@\" > /dev/full", Paths.whereami] + arguments)
+      #expect(full.wait(timeout: 30) == 74, "\(arguments)")
+      #expect(full.standardError == "whereami: cannot write output: No space left on device\n", "\(arguments)")
+    }
     // Values complete as well as names: from the same tables the parsing uses.
     let scratch = try ExportScratch()
     let script = try scratch.write("whereami.bash", bash)
