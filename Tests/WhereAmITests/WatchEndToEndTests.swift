@@ -121,6 +121,10 @@ import Testing
     #expect(after.contains("WATCH-EXIT=0 MODES-RESTORED=yes"))
     #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     #expect(!after.contains("Latitude"))
+    // Its summary line, as print's, once the screen is restored (it had none).
+    let unwrapped = after.replacingOccurrences(of: "\n", with: "")
+    #expect(after.contains("whereami: 1160 fixes from "), "\(after)")
+    #expect(unwrapped.contains("distance \(fixed(distance, 1)) m ±"), "\(after)")
   }
 
   /// The anchor watch on a terminal: the swing circle and the distance to the anchor, then
@@ -241,6 +245,20 @@ import Testing
     #expect(Date().timeIntervalSince(started) >= 0.55)
     #expect(paced.code == 0)
     #expect(paced.output.split(separator: "\n").count == 1160)
+  }
+
+  /// A signal ends `watch` with print's summary line on standard error, and 0.
+  @Test func aSignalEndsWatchWithItsSummaryLine() throws {
+    let child = try ChildProcess(Paths.whereami, ["watch", Paths.fixture("walk.nmea"), "--speed", "20"])
+    #expect(child.waitForOutputLines(5))
+    #expect(kill(child.pid, SIGINT) == 0)
+    #expect(child.wait(timeout: 30) == 0)
+    let lines = child.standardOutput.split(separator: "\n")
+    let summary = child.standardError.split(separator: "\n")
+    #expect(summary.count == 1 && summary[0].hasPrefix("whereami: \(lines.count) fixes from "), "\(summary)")
+    // The distance the last line showed.
+    let distance = try #require(lines.last?.components(separatedBy: " distance ").last)
+    #expect(summary[0].contains("; distance \(distance), path "), "\(summary) after \(lines.last ?? "")")
   }
 
   @Test func usageAndSourceErrors() throws {

@@ -103,9 +103,19 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
       counts[currentDevice] = currentFixes
     }
     let tracks = devices.compactMap { device in all[device].map { (device, $0) } }
+    return Self.summaryLine(
+      tracks.map { device, odometer in (counts[device] ?? 0, device.isEmpty ? sourceName : device, odometer) },
+      from: sourceName)
+  }
+
+  /// The summary line of each track, when a signal ends a command that follows a source
+  /// (`print`, `watch`, ...): its fixes, where from, and its odometer's figures.
+  static func summaryLine(_ tracks: [(fixes: Int, name: String, odometer: TrackOdometer)], from sourceName: String)
+    -> String
+  {
     guard !tracks.isEmpty else { return "whereami: 0 fixes from \(sourceName)" }
-    return tracks.map { device, odometer in
-      "whereami: \(counts[device] ?? 0) fixes from \(device.isEmpty ? sourceName : device); "
+    return tracks.map { fixes, name, odometer in
+      "whereami: \(fixes) fixes from \(name); "
         + "distance \(fixed(odometer.distance, 1)) m ±\(fixed(odometer.distanceError, 1)) m, "
         + "path \(fixed(odometer.pathLength, 1)) m, displacement \(fixed(odometer.displacement, 1)) m"
     }.joined(separator: "\n")

@@ -46,6 +46,8 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   /// One model per device ("" for a source that is one receiver; gpsd may have several),
   /// in the order they first reported, and the one shown.
   private var models: [String: WatchModel] = [:]
+  /// Whether a signal ended the session (which then says its summary line).
+  private var interrupted = false
   private var devices: [String] = []
   private var selected = ""
   /// What a device's view starts as (with the motion panel as it stands).
@@ -78,7 +80,10 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
     var failure: CommandError?
     // Only once the terminal is restored may a signal end the program at once.
     source.run(
-      onSignal: { [self] _ in finish(nil) },
+      onSignal: { [self] _ in
+        interrupted = !isFinished
+        finish(nil)
+      },
       starting: {
         display.begin(self)
         if let motion {
@@ -94,7 +99,18 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
         motion?.stopUpdates()
         failure = self.failure ?? displayFailure
       },
-      stopped: { display.close() })
+      stopped: {
+        display.close()
+        // As print and the others end on a signal: one line per track, once the screen
+        // is restored (on the alternate screen it would vanish with it).
+        if interrupted {
+          printError(
+            LocationSession.summaryLine(
+              devices.compactMap { key in
+                models[key].map { ($0.fixCount, key.isEmpty ? source.name : key, $0.odometer) }
+              }, from: source.name))
+        }
+      })
     if let failure { throw failure }
   }
 
