@@ -257,6 +257,11 @@ extension LiveSourceEndToEndTests {
     defer { child.terminate() }
     #expect(waitUntil { child.standardError.contains("waiting for it to be plugged in") }, "\(child.standardError)")
     #expect(!child.hasExited, "\(child.standardError)")
+    // Past the watchdog's 3 s (no event to wait for: what is checked is that none comes),
+    // whose "no data" had followed every retry's "waiting" (six pairs in 40 s).
+    let quietUntil = Date().addingTimeInterval(4)
+    while Date() < quietUntil, !child.hasExited { usleep(100_000) }
+    #expect(!child.standardError.contains("no data"), "\(child.standardError)")
     let terminal = try PseudoTerminal()
     #expect(symlink(terminal.devicePath, path) == 0, "creating \(path) needs root")
     // The receiver talks once a cycle until whereami, retrying with backoff (up to 8 s
@@ -271,6 +276,9 @@ extension LiveSourceEndToEndTests {
     #expect(child.wait(timeout: 30) == 0)
     #expect(
       child.standardError.components(separatedBy: "waiting for it").count == 2, "said once: \(child.standardError)")
+    // Its first fixes: "receiving", not "receiving again".
+    #expect(child.standardError.contains(#/receiving after \d+ s/#), "\(child.standardError)")
+    #expect(!child.standardError.contains("no data"), "\(child.standardError)")
     // Without --wait, not found at once.
     unlink(path)
     let absent = try runWhereAmI(["print", path])

@@ -563,6 +563,11 @@ public final class LocationManager: Sendable {
           events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
         }
       case .error(let error):
+        // The source has said why it is silent (a receiver not plugged in yet, a peer
+        // that refuses or went away): the watchdog's "no data" would only repeat it.
+        if error.device == nil, error.code == .locationUnknown || error.code == .cannotConnect {
+          state.silenceReported = true
+        }
         if error.code == .locationUnknown {
           state.unknownReported = true
           let lost = state.regionMonitor.lose(device: error.device)

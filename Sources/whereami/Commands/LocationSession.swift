@@ -150,10 +150,12 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
     if let since = troubleSince {
       troubleSince = nil
       messages.received()
-      // A live receiver that was lost (or never there) and is back; a log's cold start
-      // is not worth a line.
+      // A live receiver that was lost, or never there, and now reports ("again" only if
+      // it had); a log's cold start is not worth a line.
       let seconds = Int((SystemClock.monotonic() - since).rounded())
-      if source.isLive, seconds >= 1 { printError("whereami: \(sourceName): receiving again after \(seconds) s") }
+      if source.isLive, seconds >= 1 {
+        printError("whereami: \(sourceName): receiving \(fixes > 0 ? "again " : "")after \(seconds) s")
+      }
     }
     fixes += 1
     // The usual case, one receiver, without a dictionary look-up per fix.
