@@ -117,6 +117,12 @@ public final class LocationManager: Sendable {
   /// forgotten (a UDP port sprayed from many addresses stays bounded).
   static let watchedDevices = 256
 
+  /// How many devices the manager keeps a plausibility check and a movement recogniser
+  /// of; for tests.
+  var devicesKept: (plausibility: Int, recognizers: Int) {
+    state.withLock { ($0.plausibility.count, $0.recognizers.count) }
+  }
+
   /// Where the locations come from.
   public let source: any LocationSource
   /// The serial queue callbacks run on.
@@ -669,7 +675,11 @@ public final class LocationManager: Sendable {
       if state.deviceClocks.count >= Self.watchedDevices,
         let oldest = state.deviceClocks.min(by: { $0.value.lastEvent < $1.value.lastEvent })?.key
       {
+        // Forgotten whole: its plausibility check and its trip under way too (kilobytes
+        // each), which had grown by one for every address that ever sent.
         state.deviceClocks[oldest] = nil
+        state.plausibility[oldest] = nil
+        state.recognizers[oldest] = nil
       }
       state.deviceClocks[device] = DeviceClock(lastEvent: now)
       return
