@@ -14,6 +14,8 @@ import Testing
     #expect(try SourceAddress("/no/such/log.nmea") == .file(path: "/no/such/log.nmea"))
     let pseudoTerminal = try PseudoTerminal()
     #expect(try SourceAddress(pseudoTerminal.devicePath) == .serial(path: pseudoTerminal.devicePath))
+    // An empty SOURCE (an unset variable) is no path: a usage error, not a file not found.
+    #expect(throws: LocationError.self) { try SourceAddress("") }
   }
 
   @Test func gpsdDevicesArePathsOrGpsdsOwnNetworkDevices() throws {

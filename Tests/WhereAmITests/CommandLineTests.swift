@@ -262,6 +262,11 @@ import Testing
     let missing = try runWhereAmI(["replay"])
     #expect(missing.code == 64 && missing.error.contains("missing FILE"))
     #expect(try runWhereAmI(["print", "ftp://example"]).code == 64)
+    // An empty SOURCE or FILE (an unset variable) is no path: 64, not "not found" (66).
+    for arguments in [["print", ""], ["summary", ""], ["now", ""], ["trips", ""]] {
+      let empty = try runWhereAmI(arguments)
+      #expect(empty.code == 64 && empty.error.contains("''"), "\(arguments): \(empty.error)")
+    }
     #expect(try runWhereAmI(["print", "tcp://localhost"]).code == 64, "a TCP source needs a port")
     #expect(try runWhereAmI(["print", "--accuracy", "-3", Paths.fixture("walk.nmea")]).code == 64)
     #expect(try runWhereAmI(["replay", "--speed", "-1", Paths.fixture("walk.nmea")]).code == 64)

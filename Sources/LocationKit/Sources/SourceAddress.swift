@@ -27,7 +27,11 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
   /// UART serial port, a pseudo-terminal), otherwise a file, whatever its name; a path
   /// under `/dev/` that does not exist yet is a receiver not plugged in yet.
   public init(_ text: String) throws(LocationError) {
-    if text == "-" {
+    if text.isEmpty {
+      // No file has an empty name: a shell variable that was never set.
+      throw LocationError(
+        .invalidSource, "'': not a source (use a path, -, tcp://HOST:PORT, udp://[HOST]:PORT or gpsd://HOST:PORT)")
+    } else if text == "-" {
       self = .standardInput
     } else if text.hasPrefix("tcp://") {
       let (host, port, rest) = try Self.hostAndPort(text.dropFirst(6), defaultPort: nil, scheme: "tcp")

@@ -113,7 +113,9 @@ enum NowCommand {
   private static func timeout(_ arguments: ParsedArguments) throws(CommandError) -> Double {
     guard let text = arguments.value("timeout") else { return 30 }
     guard let value = Double(text), value > 0, value.isFinite, value <= 86_400 * 365 else {
-      throw CommandError(message: "now: --timeout '\(text)' is not a number of seconds above 0", code: .usage)
+      throw CommandError(
+        message: "now: --timeout '\(text)' is not a number of seconds above 0, at most a year (31536000)",
+        code: .usage)
     }
     return value
   }

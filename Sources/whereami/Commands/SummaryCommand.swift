@@ -34,6 +34,10 @@ enum SummaryCommand {
     var output = OutputStream(descriptor: STDOUT_FILENO)
     var total = TrackSummary()
     let json = arguments.has("json")
+    // No file has an empty name (an unset shell variable): a usage error, as for a SOURCE.
+    if arguments.positionals.contains("") {
+      throw CommandError(message: "summary: '' is not a FILE (a path, or - for standard input)", code: .usage)
+    }
     for path in arguments.positionals {
       let input = try InputFile(path: path)
       var summary = TrackSummary()
