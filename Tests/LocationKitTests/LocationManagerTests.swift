@@ -199,6 +199,8 @@ func retryingSoon(path: String, baud: Int, waitsForDevice: Bool = false) -> (Loc
     #expect(recorder.locations.count == 1 && recorder.errors.isEmpty, "\(recorder.events)")
     #expect(recorder.locations.first?.horizontalAccuracy == 6)
     #expect(!manager.isUpdating)
+    // The manager's last location is the one it delivered (it had none).
+    #expect(manager.location?.horizontalAccuracy == 6)
   }
 
   @Test func requestLocationTimesOutWithLocationUnknown() throws {

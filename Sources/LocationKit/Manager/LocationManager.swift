@@ -584,6 +584,8 @@ public final class LocationManager: Sendable {
         // the end is said (as at the deadline).
         if error.code == .sourceEnded, state.oneShot, state.filter.lastAdmitted == nil, let best = state.bestLeftOut {
           state.bestLeftOut = nil
+          // The last location delivered, as ``location`` says.
+          state.earlierLocation = best
           events.append(.update(best, previous: nil))
         }
         // The end of a log ends a trip under way with it.
@@ -903,6 +905,8 @@ public final class LocationManager: Sendable {
         guard state.running, state.generation == generation, state.oneShot, state.filter.lastAdmitted == nil else {
           return (false, nil, false)
         }
+        // The best it had is the last location delivered, as ``location`` says.
+        if let best = state.bestLeftOut { state.earlierLocation = best }
         // The request is over; heading updates beside it go on.
         if state.wantsHeading {
           state.wantsLocation = false
