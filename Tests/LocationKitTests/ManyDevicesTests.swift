@@ -49,4 +49,43 @@ final class ManyDevicesSource: LocationSource {
       kept.plausibility <= LocationManager.watchedDevices && kept.recognizers <= LocationManager.watchedDevices + 1)
     #expect(kept.recognizers > 200, "\(kept)")
   }
+
+  /// Two receivers, one with a fix and one without: the one without is said once, by
+  /// name, not every cycle (the other's fixes had cleared the one flag for both).
+  @Test func aDeviceWithoutAFixBesideOneWithIsSaidOnce() throws {
+    let manager = LocationManager(source: TwoDevicesSource(cycles: 20))
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdatingLocation()
+    #expect(recorder.waitForError(.sourceEnded))
+    #expect(recorder.locations.count == 20)
+    let noFix = recorder.errors.filter { $0.message.contains("no fix") }
+    #expect(noFix.map(\.message) == ["two devices: no fix from B"], "\(noFix)")
+  }
+}
+
+/// Device A with a fix and device B without one, a cycle each, then the end.
+final class TwoDevicesSource: LocationSource {
+  let name = "two devices"
+  let cycles: Int
+
+  init(cycles: Int) { self.cycles = cycles }
+
+  func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) {
+    let cycles = cycles
+    Thread {
+      for second in 0..<cycles {
+        let time = TimeOfDay(microseconds: Int64(43_200 + second) * 1_000_000)
+        var location = Location(latitude: 52.5, longitude: 13.4, timeOfDay: time, mode: .threeD)
+        location.horizontalAccuracy = 5
+        location.device = "A"
+        sink(.location(location))
+        sink(.noFix(SkyView(timeOfDay: time, device: "B")))
+      }
+      sink(.error(LocationError(.sourceEnded, "two devices: end")))
+    }.start()
+  }
+
+  /// The thread ends by itself, after the end it reports.
+  func stop() {}
 }

@@ -34,6 +34,10 @@ public final class LocationManager: Sendable {
     /// admitted one (kept once, not twice, per fix).
     var earlierLocation: Location?
     var unknownReported = false
+    /// The devices whose lack of a fix has been said since their last location: each is
+    /// said once per outage (with one flag for all, a receiver without a fix beside one
+    /// with a fix was said every cycle).
+    var noFixDevices: Set<String> = []
     var silenceReported = false
     var lastEvent = 0.0
     var lastCycle: Double?
@@ -442,6 +446,7 @@ public final class LocationManager: Sendable {
       if let last = state.filter.lastAdmitted { state.earlierLocation = last }
       state.filter.reset()
       state.unknownReported = false
+      state.noFixDevices = []
       state.silenceReported = false
       state.lastEvent = SystemClock.monotonic()
       state.lastCycle = nil
@@ -502,10 +507,15 @@ public final class LocationManager: Sendable {
         noteCycle(&state, now)
         state.unknownReported = false
         let device = location.device ?? ""
+        if !state.noFixDevices.isEmpty { state.noFixDevices.remove(device) }
         if !device.isEmpty { Self.noteDevice(device, &state, now) }
         if device != state.lastDevice {
-          // Each device its own check; the current one's stays out of the dictionary.
-          state.plausibility[state.lastDevice] = state.currentPlausibility
+          // Each device its own check; the current one's stays out of the dictionary, and
+          // goes back in unless the device was forgotten meanwhile (``noteDevice``: with
+          // clocks equal to the tick, the one forgotten may be the last one heard).
+          if state.lastDevice.isEmpty || state.deviceClocks[state.lastDevice] != nil {
+            state.plausibility[state.lastDevice] = state.currentPlausibility
+          }
           state.currentPlausibility = state.plausibility.removeValue(forKey: device) ?? FixPlausibility()
           state.lastDevice = device
         }
@@ -564,9 +574,11 @@ public final class LocationManager: Sendable {
         let lost = state.regionMonitor.lose(device: sky.device ?? "")
         if !lost.isEmpty { state.regionEpoch += 1 }
         for event in lost { events.append(.region(event)) }
-        if !state.unknownReported {
-          state.unknownReported = true
-          events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix")))
+        let device = sky.device ?? ""
+        if !state.unknownReported, state.noFixDevices.insert(device).inserted {
+          // With several devices, which one.
+          let which = !device.isEmpty && state.deviceClocks.count > 1 ? " from \(device)" : ""
+          events.append(.failure(LocationError(.locationUnknown, "\(source.name): no fix\(which)")))
         }
       case .error(let error):
         // The source has said why it is silent (a receiver not plugged in yet, a peer
@@ -682,6 +694,7 @@ public final class LocationManager: Sendable {
         state.deviceClocks[oldest] = nil
         state.plausibility[oldest] = nil
         state.recognizers[oldest] = nil
+        state.noFixDevices.remove(oldest)
       }
       state.deviceClocks[device] = DeviceClock(lastEvent: now)
       return
