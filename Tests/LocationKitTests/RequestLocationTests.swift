@@ -5,9 +5,10 @@ import Testing
 
 @testable import LocationKit
 
-/// A requested location beside other updates: continuous location updates take over a
-/// request, a request during them changes nothing, and a request beside heading updates
-/// is answered (or times out) on its own while the headings go on.
+/// Location and heading updates together on a live receiver. A requested location beside
+/// other updates: continuous location updates take over a request, a request during them
+/// changes nothing, and a request beside heading updates is answered (or times out) on its
+/// own while the headings go on. A compass that goes on does not hide a GPS that stopped.
 @Suite(.serialized) struct RequestLocationTests {
   /// Writes one cycle after another on `terminal` (its second counted in `second`, with
   /// a compass heading after each when `headings` (``heading(_:)``), and no fix when
@@ -16,14 +17,15 @@ import Testing
   /// after the first writes, so a test does not count on any one cycle arriving.
   private func feed(
     _ terminal: PseudoTerminal, _ second: inout Int, _ recorder: Recorder, headings: Bool = false,
-    valid: Bool = true, until done: @escaping ([LocationEvent]) -> Bool
+    valid: Bool = true, fixes: Bool = true, until done: @escaping ([LocationEvent]) -> Bool
   ) -> Bool {
     let giveUp = Date().addingTimeInterval(30)
     while Date() < giveUp {
       if done(recorder.events) { return true }
       let before = recorder.events.count
       // Not waiting for a source that stopped reading: the buffer fills, and the test fails.
-      terminal.write(cycle(second, valid: valid) + (headings ? Self.heading(second) : ""), timeout: 0.05)
+      terminal.write(
+        (fixes ? cycle(second, valid: valid) : "") + (headings ? Self.heading(second) : ""), timeout: 0.05)
       second += 1
       recorder.wait(timeout: 0.05) { $0.count > before }
     }
@@ -138,6 +140,33 @@ import Testing
     let headingsThen = Self.headings(recorder.events)
     #expect(feed(terminal, &second, recorder, headings: true, valid: false) { Self.headings($0) >= headingsThen + 3 })
     #expect(!recorder.errors.contains { $0.code == .locationUnknown && $0.message.contains("within") })
+    #expect(manager.isUpdating)
+  }
+
+  /// The positions stop while the compass's headings go on (a boat's multiplexer whose
+  /// GPS fell silent): location unknown, saying so, and the headings still come. Every
+  /// heading had counted as data, so the lost GPS was never said.
+  @Test func aGPSThatStopsWhileItsCompassGoesOnIsLocationUnknown() throws {
+    let terminal = try PseudoTerminal()
+    let (manager, recorder) = recordedManager(terminal, baud: 9600)
+    defer { manager.stopUpdating() }
+    manager.watchdogTimeout = 0.5
+    manager.startUpdating(location: true, heading: true)
+    var second = 0
+    #expect(feed(terminal, &second, recorder, headings: true) { Self.updates($0) >= 3 })
+    let lost: ([LocationEvent]) -> Bool = { events in
+      events.contains {
+        if case .failure(let error) = $0 {
+          error.code == .locationUnknown && error.message.contains("headings go on")
+        } else {
+          false
+        }
+      }
+    }
+    #expect(feed(terminal, &second, recorder, headings: true, fixes: false, until: lost), "\(recorder.errors)")
+    let headingsThen = Self.headings(recorder.events)
+    #expect(
+      feed(terminal, &second, recorder, headings: true, fixes: false) { Self.headings($0) >= headingsThen + 3 })
     #expect(manager.isUpdating)
   }
 }

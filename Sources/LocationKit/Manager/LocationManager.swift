@@ -486,8 +486,15 @@ public final class LocationManager: Sendable {
       {
         Self.restartDeviceClocks(&state, now)
       }
-      state.lastEvent = now
-      state.silenceReported = false
+      // A compass's headings do not say that positions still come (a boat's multiplexer
+      // whose GPS fell silent while its compass goes on): while locations are wanted,
+      // only the source's other reports count as not silent.
+      var isHeading = false
+      if case .heading = event { isHeading = true }
+      if !isHeading || !state.wantsLocation {
+        state.lastEvent = now
+        state.silenceReported = false
+      }
       var events = EventList()
       var final = false
       switch event {
@@ -855,17 +862,20 @@ public final class LocationManager: Sendable {
     timer.setEventHandler { [self] in
       let bytes = source.receivedBytes
       let holdingBack = channel.isHoldingBack
-      let report: (timeout: Double, garbage: Bool)? = state.withLock { state in
+      let report: (timeout: Double, garbage: Bool, headingsGoOn: Bool)? = state.withLock { state in
         let now = SystemClock.monotonic()
         if state.lastEvent >= state.lastWatchdogLook { state.bytesAtLastEvent = bytes }
         state.lastWatchdogLook = now
-        guard state.running, state.generation == generation, !state.silenceReported, !holdingBack
+        // Locations wanted: a heading-only run has the heading watchdog below.
+        guard state.running, state.generation == generation, state.wantsLocation, !state.silenceReported,
+          !holdingBack
         else { return nil }
         let timeout = max(state.watchdogTimeout, 3 * (state.cycleInterval ?? 0))
         guard now - state.lastEvent > timeout else { return nil }
         state.silenceReported = true
         state.unknownReported = true
-        return (timeout, bytes > state.bytesAtLastEvent)
+        let headingsGoOn = state.lastHeadingAt.map { $0 > state.lastEvent } ?? false
+        return (timeout, bytes > state.bytesAtLastEvent, headingsGoOn)
       }
       let silentDevices: [(device: String, timeout: Double)] = state.withLock { state in
         guard state.running, state.generation == generation, !holdingBack else { return [] }
@@ -897,10 +907,12 @@ public final class LocationManager: Sendable {
         let timeout = report.timeout
         let seconds = Self.tenths(timeout)
         let message =
-          report.garbage
-          ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
-            + "(not an NMEA receiver, or the wrong baud rate?)"
-          : "no data from \(source.name) for \(seconds) s"
+          report.headingsGoOn
+          ? "no position from \(source.name) for \(seconds) s (its headings go on)"
+          : report.garbage
+            ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
+              + "(not an NMEA receiver, or the wrong baud rate?)"
+            : "no data from \(source.name) for \(seconds) s"
         deliverLoss(device: nil, generation)
         deliver(.failure(LocationError(.locationUnknown, message)), generation)
       }
