@@ -258,7 +258,7 @@ final class LocationSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     if let failure = source.unavailable(error) {
-      printError("whereami: \(error.kind): \(failure.message ?? "")")
+      printError("whereami: \(failure.message ?? "")")
       exitCode = failure.code
       source.finish()
       return

@@ -188,6 +188,8 @@ final class SourceRun: @unchecked Sendable {
     // The source says "; retrying", which is not what happens now.
     var message = error.message
     if message.hasSuffix("; retrying") { message.removeLast("; retrying".count) }
+    // The kind once: "cannot connect to ...", not "cannot connect: cannot connect to ...".
+    if !message.hasPrefix(error.kind) { message = "\(error.kind): \(message)" }
     return CommandError(message: "\(message) (--wait keeps trying)", code: .unavailable)
   }
 

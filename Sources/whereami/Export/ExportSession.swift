@@ -227,7 +227,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !stopped else { return }
     if let failure = source.unavailable(error) {
-      printError("whereami: \(error.kind): \(failure.message ?? "")")
+      printError("whereami: \(failure.message ?? "")")
       finish(.failed(CommandError(message: nil, code: failure.code)))
       return
     }

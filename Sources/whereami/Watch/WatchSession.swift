@@ -220,7 +220,7 @@ final class WatchSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
     guard !isFinished else { return }
     if let failure = source.unavailable(error) {
-      finish(CommandError(message: "\(error.kind): \(failure.message ?? "")", code: failure.code))
+      finish(failure)
       return
     }
     // Errors concern the source, so every device's view, unless one names its device.
