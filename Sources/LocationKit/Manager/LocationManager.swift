@@ -420,31 +420,22 @@ public final class LocationManager: Sendable {
   /// heading updates alone gets its own deadline and a fresh filter.
   private func start(oneShot: Bool, timeout: Double?, location: Bool = false, heading: Bool = false) {
     let (generation, joinedRequest): (Int?, Int?) = state.withLock { state in
-      if location { state.wantsLocation = true }
+      let wantedLocations = state.wantsLocation
+      if location || oneShot { state.wantsLocation = true }
       if heading { state.wantsHeading = true }
       if state.running {
-        if !oneShot {
-          // Continuous location updates: a request pending is answered by the first.
-          if location { state.oneShot = false }
-          return (nil, nil)
-        }
-        if state.wantsLocation && !state.oneShot { return (nil, nil) }
-        let armsDeadline = !state.wantsLocation
-        state.wantsLocation = true
+        // Continuous location updates: a request pending is answered by the first.
+        if location { state.oneShot = false }
+        // A request joins the run only where it delivers no locations yet (headings alone).
+        guard oneShot, !wantedLocations else { return (nil, nil) }
         state.oneShot = true
-        guard armsDeadline else { return (nil, nil) }
-        state.bestLeftOut = nil
-        if let last = state.filter.lastAdmitted { state.earlierLocation = last }
-        state.filter.reset()
+        Self.freshRequest(&state)
         return (nil, state.generation)
       }
-      if oneShot { state.wantsLocation = true }
       state.running = true
       state.generation += 1
       state.oneShot = oneShot
-      state.bestLeftOut = nil
-      if let last = state.filter.lastAdmitted { state.earlierLocation = last }
-      state.filter.reset()
+      Self.freshRequest(&state)
       state.unknownReported = false
       state.noFixDevices = []
       state.silenceReported = false
@@ -670,6 +661,14 @@ public final class LocationManager: Sendable {
     guard let other else { return true }
     guard let accuracy = location.horizontalAccuracy else { return other.horizontalAccuracy == nil }
     return other.horizontalAccuracy.map { accuracy <= $0 } ?? true
+  }
+
+  /// What a start of location updates begins afresh: no best fix left out yet, and the
+  /// filter measuring from the next fix (the last one admitted stays ``location``).
+  private static func freshRequest(_ state: inout State) {
+    state.bestLeftOut = nil
+    if let last = state.filter.lastAdmitted { state.earlierLocation = last }
+    state.filter.reset()
   }
 
   private static func markStopped(_ state: inout State) {
