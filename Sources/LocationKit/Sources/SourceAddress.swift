@@ -23,14 +23,16 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
   /// gpsd's port.
   public static let gpsdDefaultPort: UInt16 = 2947
 
+  /// What a SOURCE may be, for the messages that refuse one.
+  private static let forms = "use a path, -, tcp://HOST:PORT, udp://[HOST]:PORT or gpsd://HOST:PORT"
+
   /// Parses a SOURCE; a path is a serial receiver when it is a terminal device (a USB or
   /// UART serial port, a pseudo-terminal), otherwise a file, whatever its name; a path
   /// under `/dev/` that does not exist yet is a receiver not plugged in yet.
   public init(_ text: String) throws(LocationError) {
     if text.isEmpty {
       // No file has an empty name: a shell variable that was never set.
-      throw LocationError(
-        .invalidSource, "'': not a source (use a path, -, tcp://HOST:PORT, udp://[HOST]:PORT or gpsd://HOST:PORT)")
+      throw LocationError(.invalidSource, "'': not a source (\(Self.forms))")
     } else if text == "-" {
       self = .standardInput
     } else if text.hasPrefix("tcp://") {
@@ -79,7 +81,7 @@ public enum SourceAddress: Sendable, Equatable, CustomStringConvertible {
     } else if text.contains("://") {
       throw LocationError(
         .invalidSource,
-        "'\(text)': unknown scheme (use a path, -, tcp://HOST:PORT, udp://[HOST]:PORT or gpsd://HOST:PORT)")
+        "'\(text)': unknown scheme (\(Self.forms))")
     } else {
       self = Self.isSerialDevice(text) ? .serial(path: text) : .file(path: text)
     }

@@ -82,10 +82,10 @@ func printError(_ message: String) {
 /// Writes `text` on standard output at once. A manual page saved to a full disk is an
 /// error (74), as every command's output is; a closed pipe (`| head`) ends it quietly.
 func writeOutput(_ text: String) -> ExitCode {
-  let bytes = Array(text.utf8)
-  guard let failed = bytes.withUnsafeBytes({ SystemIO.writeAll($0, to: STDOUT_FILENO) }), failed != EPIPE else {
-    return .success
-  }
-  printError("whereami: cannot write output: \(String(cString: strerror(failed)))")
-  return .ioError
+  var output = OutputStream(descriptor: STDOUT_FILENO)
+  output.write { $0.append(string: text) }
+  output.flush()
+  guard let failure = output.failure else { return .success }
+  printError("whereami: \(failure.message ?? "cannot write output")")
+  return failure.code
 }
