@@ -38,6 +38,19 @@ import Testing
     sentence("$HEHDT,\(second * 7 % 360).0,T")
   }
 
+  /// Whether the events hold a location-unknown error whose message contains `text`.
+  private static func locationUnknown(saying text: String) -> ([LocationEvent]) -> Bool {
+    { events in
+      events.contains {
+        if case .failure(let error) = $0 {
+          error.code == .locationUnknown && error.message.contains(text)
+        } else {
+          false
+        }
+      }
+    }
+  }
+
   private static func updates(_ events: [LocationEvent]) -> Int {
     events.count { if case .update = $0 { true } else { false } }
   }
@@ -106,15 +119,7 @@ import Testing
     var second = 0
     #expect(feed(terminal, &second, recorder, headings: true, valid: false) { Self.headings($0) >= 1 })
     manager.requestLocation(timeout: 0.3)
-    let timedOut: ([LocationEvent]) -> Bool = { events in
-      events.contains {
-        if case .failure(let error) = $0 {
-          error.code == .locationUnknown && error.message.contains("within")
-        } else {
-          false
-        }
-      }
-    }
+    let timedOut = Self.locationUnknown(saying: "within")
     #expect(feed(terminal, &second, recorder, headings: true, valid: false, until: timedOut), "\(recorder.events)")
     let error = try #require(recorder.errors.last { $0.message.contains("within") })
     #expect(!error.isFinal)
@@ -154,15 +159,7 @@ import Testing
     manager.startUpdating(location: true, heading: true)
     var second = 0
     #expect(feed(terminal, &second, recorder, headings: true) { Self.updates($0) >= 3 })
-    let lost: ([LocationEvent]) -> Bool = { events in
-      events.contains {
-        if case .failure(let error) = $0 {
-          error.code == .locationUnknown && error.message.contains("headings go on")
-        } else {
-          false
-        }
-      }
-    }
+    let lost = Self.locationUnknown(saying: "headings go on")
     #expect(feed(terminal, &second, recorder, headings: true, fixes: false, until: lost), "\(recorder.errors)")
     let headingsThen = Self.headings(recorder.events)
     #expect(
