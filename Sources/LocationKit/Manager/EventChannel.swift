@@ -36,6 +36,29 @@ package final class EventChannel<Event: Sendable>: Sendable {
     var keyedInQueue = 0
     var newest: [Keyed] = []
     var replaced: [String: Int] = [:]
+    /// The in-order deliveries queued as one block that has not started yet: a new one
+    /// joins it rather than costing a block of its own. `nil` once that block has started,
+    /// or once anything else was queued behind it (which must run after them all).
+    var openBatch: Batch?
+  }
+  /// An event waiting for the queue in order.
+  private struct Pending {
+    var event: Event
+    var isCurrent: @Sendable () -> Bool
+    var waited: @Sendable () -> Void
+    var handler: @Sendable (Event) -> Void
+  }
+  /// In-order deliveries that one block on the queue runs, in the order they came: one
+  /// queue hop (a block, its allocation, the queue's locks, a wake-up) per run of events
+  /// the queue had not reached yet, not one per event. A log read at full speed makes
+  /// hundreds of thousands of fixes; with a block each, `print --json` of 60 MB of bare
+  /// GGA and RMC took 4.2 s where it takes 3.6 s with batches.
+  private final class Batch: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only read or written under the channel's `state`
+    // lock: appended while the batch is `openBatch`, taken once by its block, which
+    // closes it first, under that lock.
+    var items: [Pending]
+    init(_ first: Pending) { items = [first] }
   }
   /// A keyed event waiting for the queue.
   private struct Keyed {
@@ -94,7 +117,16 @@ package final class EventChannel<Event: Sendable>: Sendable {
   /// waiting behind them (a requested location among them).
   package func finishStreamsAfterQueued() {
     flushNewest()
-    queue.async { [self] in finishStreams() }
+    async { [self] in finishStreams() }
+  }
+
+  /// Runs `block` on the queue after every callback queued so far (the in-order
+  /// deliveries waiting in a batch among them).
+  package func async(_ block: @escaping @Sendable () -> Void) {
+    state.withLock { state in
+      state.openBatch = nil
+      queue.async(execute: block)
+    }
   }
 
   /// How many events a newer one of their key replaced while they waited, for the keys
@@ -131,7 +163,7 @@ package final class EventChannel<Event: Sendable>: Sendable {
       state.newest.append(keyed)
       return false
     }
-    if goesNow { enqueueKeyed(keyed) }
+    if goesNow { state.withLock { enqueueKeyed(keyed, &$0) } }
   }
 
   /// Queues the keyed events waiting in their slots, in the order they came. Under the
@@ -140,15 +172,17 @@ package final class EventChannel<Event: Sendable>: Sendable {
     state.withLock { state in
       guard !state.newest.isEmpty else { return }
       state.keyedInQueue += state.newest.count
-      for keyed in state.newest { enqueueKeyed(keyed) }
+      for keyed in state.newest { enqueueKeyed(keyed, &state) }
       state.newest = []
     }
   }
 
   /// Queues a keyed event (counted in `keyedInQueue`) without waiting for a consumer; once
   /// it has run, the keyed events that waited meanwhile follow it. At most one per key
-  /// waits, so the queue grows by no more than the keys.
-  private func enqueueKeyed(_ keyed: Keyed) {
+  /// waits, so the queue grows by no more than the keys. Under the lock (`locked`), behind
+  /// the open batch, which it closes.
+  private func enqueueKeyed(_ keyed: Keyed, _ locked: inout State) {
+    locked.openBatch = nil
     queue.async { [self] in
       if keyed.isCurrent() {
         keyed.handler(keyed.event)
@@ -157,14 +191,13 @@ package final class EventChannel<Event: Sendable>: Sendable {
           offer(keyed.event, to: continuation, isCurrent: keyed.isCurrent, waited: keyed.waited)
         }
       }
-      let next = state.withLock { state in
+      state.withLock { state in
         state.keyedInQueue -= 1
-        guard state.keyedInQueue == 0, !state.newest.isEmpty else { return [Keyed]() }
-        defer { state.newest = [] }
+        guard state.keyedInQueue == 0, !state.newest.isEmpty else { return }
         state.keyedInQueue = state.newest.count
-        return state.newest
+        for keyed in state.newest { enqueueKeyed(keyed, &state) }
+        state.newest = []
       }
-      for keyed in next { enqueueKeyed(keyed) }
     }
   }
 
@@ -184,12 +217,35 @@ package final class EventChannel<Event: Sendable>: Sendable {
         if !isCurrent() { return }
       }
     }
-    queue.async { [self] in
+    let pending = Pending(event: event, isCurrent: isCurrent, waited: waited, handler: handler)
+    state.withLock { state in
+      if let open = state.openBatch {
+        open.items.append(pending)
+      } else {
+        let batch = Batch(pending)
+        state.openBatch = batch
+        // Under the lock, so that nothing queued from another thread meanwhile can go
+        // between the batch's events and its block.
+        queue.async { [self] in run(batch) }
+      }
+    }
+  }
+
+  /// Runs a batch's events, each as ``deliver(_:replacing:isCurrent:waited:_:)`` says.
+  private func run(_ batch: Batch) {
+    let items = state.withLock { state in
+      if state.openBatch === batch { state.openBatch = nil }
+      defer { batch.items = [] }
+      return batch.items
+    }
+    for item in items {
       defer { inFlight.signal() }
-      guard isCurrent() else { return }
-      handler(event)
-      let continuations = state.withLock { Array($0.continuations.values) }
-      for continuation in continuations { offer(event, to: continuation, isCurrent: isCurrent, waited: waited) }
+      guard item.isCurrent() else { continue }
+      item.handler(item.event)
+      let continuations = state.withLock { $0.continuations.isEmpty ? [] : Array($0.continuations.values) }
+      for continuation in continuations {
+        offer(item.event, to: continuation, isCurrent: item.isCurrent, waited: item.waited)
+      }
     }
   }
 

@@ -746,7 +746,7 @@ public final class LocationManager: Sendable {
   /// error), and the source was stopped: the callbacks already queued still run; then
   /// the asynchronous sequences end.
   private func finishStreamsAfterQueued(_ generation: Int) {
-    callbackQueue.async { [self] in
+    channel.async { [self] in
       // Unless updates were started again meanwhile: those are the new run's sequences.
       if state.withLock({ $0.generation == generation }) { channel.finishStreams() }
     }

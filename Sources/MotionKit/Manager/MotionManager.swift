@@ -368,7 +368,7 @@ public final class MotionManager: Sendable {
     outcome.events.forEach { deliver($0, generation) }
     if outcome.final {
       source.stop()
-      callbackQueue.async { [self] in
+      channel.async { [self] in
         // Unless updates were started again meanwhile: those are the new run's sequences.
         if state.withLock({ $0.generation == generation && !$0.running }) { channel.finishStreams() }
       }
