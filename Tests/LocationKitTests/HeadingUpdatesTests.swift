@@ -107,3 +107,51 @@ import Testing
     #expect(message.hasPrefix("no heading from ") && !recorder.errors.contains { $0.code == .locationUnknown })
   }
 }
+
+/// A source whose events the test hands over itself, each from the calling thread.
+final class HandDrivenSource: LocationSource {
+  let name = "hand-driven"
+  private let sink = Locked<(@Sendable (SourceEvent) -> Void)?>(nil)
+
+  func start(_ sink: @escaping @Sendable (SourceEvent) -> Void) { self.sink.withLock { $0 = sink } }
+  func stop() { sink.withLock { $0 = nil } }
+
+  /// Hands `event` to the manager; it has been handled (and its callbacks queued) when
+  /// this returns.
+  func send(_ event: SourceEvent) { sink.withLock { $0 }?(event) }
+}
+
+/// Stopping location updates while heading updates go on.
+@Suite struct StopLocationBesideHeadingsTests {
+  /// A location already queued when a callback stops location updates (a delegate that
+  /// has what it wanted) is not delivered after `stopUpdatingLocation()`; the headings
+  /// queued with it and after it are.
+  @Test func noLocationCallbackComesAfterStopUpdatingLocationReturns() {
+    let queue = DispatchQueue(label: "held callbacks")
+    let source = HandDrivenSource()
+    let manager = LocationManager(source: source, callbackQueue: queue)
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdating(location: true, heading: true)
+    // A callback under way: it stops location updates once the events below are queued.
+    let release = DispatchSemaphore(value: 0)
+    queue.async {
+      release.wait()
+      manager.stopUpdatingLocation()
+    }
+    let time = TimeOfDay(microseconds: 43_200_000_000)
+    var location = Location(latitude: 52.5, longitude: 13.4, timeOfDay: time, mode: .threeD)
+    location.horizontalAccuracy = 5
+    source.send(.location(location))
+    var heading = Heading(source: "HDT")
+    heading.trueHeading = 90
+    source.send(.heading(heading))
+    release.signal()
+    heading.trueHeading = 180
+    source.send(.heading(heading))
+    #expect(recorder.wait { $0.count >= 2 })
+    manager.stopUpdating()
+    #expect(recorder.locations.isEmpty, "\(recorder.events)")
+    #expect(recorder.headings.compactMap(\.trueHeading) == [90, 180])
+  }
+}

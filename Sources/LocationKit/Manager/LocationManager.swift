@@ -79,6 +79,9 @@ public final class LocationManager: Sendable {
     /// Counts the changes of regions' states, so that one the watchdog made is not
     /// delivered after a fix has decided again (its thread and the source's race).
     var regionEpoch = 0
+    /// Counts the stops of location updates, so that the location callbacks queued
+    /// before one (heading updates going on) are not delivered after it.
+    var locationEpoch = 0
   }
 
   /// What the manager does when its delegate, or an ``updates`` consumer, falls behind
@@ -382,16 +385,24 @@ public final class LocationManager: Sendable {
   }
 
   /// Stops location updates and, unless heading updates run, releases the source (file,
-  /// device or socket closed, reading thread ended). No callback comes after this returns.
+  /// device or socket closed, reading thread ended). No callback comes after this returns
+  /// but heading updates' (their headings and ``LocationError/Code/headingUnknown``).
   public func stopUpdatingLocation() {
     let stopsAll = state.withLock { state in
       state.wantsLocation = false
+      state.locationEpoch += 1
       // A request pending beside heading updates is cancelled with them: its deadline
       // finds nothing to answer.
       state.oneShot = false
       return !state.wantsHeading
     }
-    if stopsAll { stopUpdating() }
+    if stopsAll {
+      stopUpdating()
+    } else {
+      // Headings go on; the location callbacks queued see the new epoch, and one running
+      // elsewhere is waited for.
+      channel.drain()
+    }
   }
 
   /// Stops location and heading updates and releases the source. No callback comes after
@@ -468,7 +479,7 @@ public final class LocationManager: Sendable {
 
   private func handle(_ event: SourceEvent, _ generation: Int) {
     let now = SystemClock.monotonic()
-    let outcome: (events: EventList, final: Bool)? = state.withLock { state in
+    let outcome: (events: EventList, final: Bool, locationEpoch: Int)? = state.withLock { state in
       guard state.running, state.generation == generation else { return nil }
       // After the whole source was silent (gpsd restarted, the network down), each device
       // starts afresh: the first to report does not make the others silent.
@@ -611,13 +622,13 @@ public final class LocationManager: Sendable {
       // Updates are over before the last callback runs, so that the delegate sees
       // `isUpdating` false when it gets a final error or a requested location.
       if final { Self.markStopped(&state) }
-      return (events, final)
+      return (events, final, state.locationEpoch)
     }
     guard let outcome else { return }
     // The source stops before anyone hears of the end: a delegate that starts again on
     // a final error finds it stopped and ready (stopped after, it would end the new run).
     if outcome.final { source.stop() }
-    outcome.events.forEach { deliver($0, generation) }
+    outcome.events.forEach { deliver($0, generation, locationEpoch: outcome.locationEpoch) }
     if outcome.final { finishStreamsAfterQueued(generation) }
   }
 
@@ -768,13 +779,28 @@ public final class LocationManager: Sendable {
       return (lost, state.regionEpoch)
     }
     for event in lost {
-      deliver(.region(event), generation) { $0.regionEpoch == epoch }
+      deliver(.region(event), generation, stillValid: { $0.regionEpoch == epoch })
     }
   }
 
-  private func deliver(_ event: LocationEvent, _ generation: Int, stillValid: (@Sendable (State) -> Bool)? = nil) {
+  /// Queues `event` of the run `generation` for the delegate and the sequences. It is
+  /// dropped if, by its turn, that run is over, `stillValid` no longer holds, or (unless
+  /// it is about headings) location updates were stopped since `locationEpoch` (by
+  /// default, the epoch now).
+  private func deliver(
+    _ event: LocationEvent, _ generation: Int, locationEpoch: Int? = nil,
+    stillValid: (@Sendable (State) -> Bool)? = nil
+  ) {
     var key: String?
-    if state.withLock({ $0.deliveryPolicy }) == .newestLocation {
+    let (policy, currentEpoch) = state.withLock { ($0.deliveryPolicy, $0.locationEpoch) }
+    let epoch = locationEpoch ?? currentEpoch
+    let isAboutHeadings: Bool
+    switch event {
+    case .heading: isAboutHeadings = true
+    case .failure(let error): isAboutHeadings = error.code == .headingUnknown
+    default: isAboutHeadings = false
+    }
+    if policy == .newestLocation {
       switch event {
       case .update(let location, _): key = "update " + (location.device ?? "")
       case .sky(let sky): key = "sky " + (sky.device ?? "")
@@ -784,7 +810,11 @@ public final class LocationManager: Sendable {
     }
     channel.deliver(
       event, replacing: key,
-      isCurrent: { [self] in state.withLock { $0.generation == generation && stillValid?($0) != false } },
+      isCurrent: { [self] in
+        state.withLock {
+          $0.generation == generation && (isAboutHeadings || $0.locationEpoch == epoch) && stillValid?($0) != false
+        }
+      },
       waited: { [self] in
         state.withLock { state in
           // The source starts afresh: neither the wait nor the interval across it counts.
