@@ -946,8 +946,20 @@ public final class LocationManager: Sendable {
         deliver(.failure(LocationError(.locationUnknown, message)), generation)
       }
     }
-    let box = Timer(source: timer)
-    state.withLock { $0.timers.append(box) }
+    keep(timer, for: generation)
+  }
+
+  /// Keeps `timer` with the run `generation`, to be cancelled when it stops, and starts
+  /// it; cancelled at once if that run was stopped meanwhile (by another thread, since
+  /// `start` decided), where it would otherwise fire, and hold the manager, for ever.
+  private func keep(_ timer: DispatchSourceTimer, for generation: Int) {
+    let kept = state.withLock { state in
+      guard state.running, state.generation == generation else { return false }
+      state.timers.append(Timer(source: timer))
+      return true
+    }
+    if !kept { timer.cancel() }
+    // A cancelled source is resumed too: one released while suspended is a crash.
     timer.resume()
   }
 
@@ -986,9 +998,7 @@ public final class LocationManager: Sendable {
       }
       if expired.stopsAll { finishStreamsAfterQueued(generation) }
     }
-    let box = Timer(source: timer)
-    state.withLock { $0.timers.append(box) }
-    timer.resume()
+    keep(timer, for: generation)
   }
 }
 
