@@ -155,3 +155,100 @@ final class HandDrivenSource: LocationSource {
     #expect(recorder.headings.compactMap(\.trueHeading) == [90, 180])
   }
 }
+
+/// Stopping location updates beside headings does not wait for the callback queue: a
+/// consumer of ``LocationManager/updates`` that stops them, while the queue waits for it
+/// to take an event, would wait for ever.
+@Suite struct PartialStopWaitsForNothingTests {
+  @Test func stopUpdatingLocationReturnsWhileACallbackIsBusy() {
+    let queue = DispatchQueue(label: "busy callbacks")
+    let source = HandDrivenSource()
+    let manager = LocationManager(source: source, callbackQueue: queue)
+    manager.startUpdating(location: true, heading: true)
+    let release = DispatchSemaphore(value: 0)
+    queue.async { release.wait() }
+    let returned = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      manager.stopUpdatingLocation()
+      returned.signal()
+    }
+    let waitedForNothing = returned.wait(timeout: .now() + 30) == .success
+    release.signal()
+    #expect(waitedForNothing)
+    if !waitedForNothing { _ = returned.wait(timeout: .now() + 30) }
+    manager.stopUpdating()
+  }
+
+  /// With two receivers, after location updates stop (headings going on), neither is
+  /// said to be silent: their fixes are no longer followed. One of them was, every
+  /// watchdog timeout, as "no data from B ... its other devices report".
+  @Test func noDeviceIsSaidSilentAfterLocationUpdatesStop() {
+    let source = HandDrivenSource()
+    let manager = LocationManager(source: source)
+    manager.watchdogTimeout = 0.3
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.startUpdating(location: true, heading: true)
+    var heading = Heading(source: "HDT")
+    func fix(_ device: String, _ second: Int) -> Location {
+      let time = TimeOfDay(microseconds: Int64(43_200 + second) * 1_000_000)
+      var location = Location(latitude: 52.5, longitude: 13.4, timeOfDay: time, mode: .threeD)
+      location.horizontalAccuracy = 5
+      location.device = device
+      return location
+    }
+    for second in 0..<3 {
+      source.send(.location(fix("A", second)))
+      source.send(.location(fix("B", second)))
+    }
+    #expect(recorder.wait { events in events.count { if case .update = $0 { true } else { false } } >= 6 })
+    manager.stopUpdatingLocation()
+    // A goes on and B falls silent, for well over the watchdog's timeout; the headings
+    // go on. Each cycle is 50 ms, the receivers' pace.
+    for cycle in 0..<40 {
+      source.send(.location(fix("A", 3 + cycle)))
+      heading.trueHeading = Double(cycle * 7 % 360)
+      source.send(.heading(heading))
+      recorder.wait(timeout: 0.05) { _ in false }
+    }
+    #expect(recorder.wait { $0.count { if case .heading = $0 { true } else { false } } >= 40 })
+    manager.stopUpdating()
+    #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+  }
+}
+
+/// A requested location delivered newest-first reaches the ``LocationManager/updates``
+/// sequence before it ends.
+@Suite struct RequestedLocationInTheSequenceTests {
+  /// The location waited in its slot behind a sky view still queued when the request's
+  /// answer ended the run; the sequence's end was queued ahead of it, and the sequence
+  /// ended without it (the delegate had it).
+  @Test func aRequestedLocationWaitingInItsSlotIsInTheSequence() {
+    let queue = DispatchQueue(label: "held callbacks")
+    let source = HandDrivenSource()
+    let manager = LocationManager(source: source, callbackQueue: queue)
+    manager.deliveryPolicy = .newestLocation
+    let recorder = Recorder()
+    manager.delegate = recorder
+    let received = Locked<[LocationEvent]>([])
+    let ended = DispatchSemaphore(value: 0)
+    let updates = manager.updates
+    Task {
+      for await event in updates { received.withLock { $0.append(event) } }
+      ended.signal()
+    }
+    manager.requestLocation(timeout: 60)
+    let release = DispatchSemaphore(value: 0)
+    queue.async { release.wait() }
+    let time = TimeOfDay(microseconds: 43_200_000_000)
+    source.send(.noFix(SkyView(timeOfDay: time)))
+    var location = Location(latitude: 52.5, longitude: 13.4, timeOfDay: time, mode: .threeD)
+    location.horizontalAccuracy = 5
+    source.send(.location(location))
+    release.signal()
+    #expect(ended.wait(timeout: .now() + 30) == .success)
+    #expect(recorder.locations.count == 1)
+    let locations = received.withLock { $0 }.filter { if case .update = $0 { true } else { false } }
+    #expect(locations.count == 1, "\(received.withLock { $0 })")
+  }
+}

@@ -116,14 +116,15 @@ package final class EventChannel<Event: Sendable>: Sendable {
   /// Ends every sequence once the callbacks already queued have run, and the keyed events
   /// waiting behind them (a requested location among them).
   package func finishStreamsAfterQueued() {
-    flushNewest()
     async { [self] in finishStreams() }
   }
 
-  /// Runs `block` on the queue after every callback queued so far (the in-order
-  /// deliveries waiting in a batch among them).
+  /// Runs `block` on the queue after every callback queued so far: the in-order
+  /// deliveries waiting in a batch, and the keyed events waiting in their slots (a
+  /// requested location among them), which are queued now, ahead of it.
   package func async(_ block: @escaping @Sendable () -> Void) {
     state.withLock { state in
+      flushNewest(&state)
       state.openBatch = nil
       queue.async(execute: block)
     }
@@ -151,30 +152,33 @@ package final class EventChannel<Event: Sendable>: Sendable {
       return
     }
     let keyed = Keyed(key: key, event: event, isCurrent: isCurrent, waited: waited, handler: handler)
-    let goesNow = state.withLock { state in
+    // Decided and queued under one lock: a newer event of the key from another thread
+    // cannot get ahead of it.
+    state.withLock { state in
       if state.keyedInQueue == 0 && state.newest.isEmpty {
         state.keyedInQueue = 1
-        return true
+        enqueueKeyed(keyed, &state)
+        return
       }
       if let index = state.newest.firstIndex(where: { $0.key == key }) {
         state.newest.remove(at: index)
         state.replaced[key, default: 0] += 1
       }
       state.newest.append(keyed)
-      return false
     }
-    if goesNow { state.withLock { enqueueKeyed(keyed, &$0) } }
   }
 
   /// Queues the keyed events waiting in their slots, in the order they came. Under the
   /// lock, so that no event another thread delivers meanwhile goes ahead of them.
   private func flushNewest() {
-    state.withLock { state in
-      guard !state.newest.isEmpty else { return }
-      state.keyedInQueue += state.newest.count
-      for keyed in state.newest { enqueueKeyed(keyed, &state) }
-      state.newest = []
-    }
+    state.withLock { flushNewest(&$0) }
+  }
+
+  private func flushNewest(_ locked: inout State) {
+    guard !locked.newest.isEmpty else { return }
+    locked.keyedInQueue += locked.newest.count
+    for keyed in locked.newest { enqueueKeyed(keyed, &locked) }
+    locked.newest = []
   }
 
   /// Queues a keyed event (counted in `keyedInQueue`) without waiting for a consumer; once

@@ -132,7 +132,9 @@ public final class LocationManager: Sendable {
 
   /// Where the locations come from.
   public let source: any LocationSource
-  /// The serial queue callbacks run on.
+  /// The serial queue callbacks run on. A block of your own queued on it runs after the
+  /// callbacks of every event handed over before it; events that come meanwhile may run
+  /// before it too (those not yet begun run together, in one block).
   public let callbackQueue: DispatchQueue
   private let state = Locked(State())
   private let timerQueue = DispatchQueue(label: "whereami.location-manager.timers")
@@ -385,8 +387,12 @@ public final class LocationManager: Sendable {
   }
 
   /// Stops location updates and, unless heading updates run, releases the source (file,
-  /// device or socket closed, reading thread ended). No callback comes after this returns
-  /// but heading updates' (their headings and ``LocationError/Code/headingUnknown``).
+  /// device or socket closed, reading thread ended). Without heading updates, no callback
+  /// comes after this returns. Beside them, no location callback starts after it returns
+  /// (no location, sky view, set-aside fix, movement, region event or
+  /// ``LocationError/Code/locationUnknown``); headings and the source's other errors go
+  /// on, and a location callback already running on another thread may still finish
+  /// (waiting for it could wait for ever on a consumer that is the caller).
   public func stopUpdatingLocation() {
     let stopsAll = state.withLock { state in
       state.wantsLocation = false
@@ -396,13 +402,8 @@ public final class LocationManager: Sendable {
       state.oneShot = false
       return !state.wantsHeading
     }
-    if stopsAll {
-      stopUpdating()
-    } else {
-      // Headings go on; the location callbacks queued see the new epoch, and one running
-      // elsewhere is waited for.
-      channel.drain()
-    }
+    // Beside headings, the location callbacks queued see the new epoch.
+    if stopsAll { stopUpdating() }
   }
 
   /// Stops location and heading updates and releases the source. No callback comes after
@@ -435,6 +436,11 @@ public final class LocationManager: Sendable {
       if location || oneShot { state.wantsLocation = true }
       if heading { state.wantsHeading = true }
       if state.running {
+        // Locations wanted again beside headings: the devices' fixes were not followed
+        // meanwhile, and their silence counts from now.
+        if (location || oneShot) && !wantedLocations {
+          Self.restartDeviceClocks(&state, SystemClock.monotonic())
+        }
         // Continuous location updates: a request pending is answered by the first.
         if location { state.oneShot = false }
         // A request joins the run only where it delivers no locations yet (headings alone).
@@ -772,21 +778,21 @@ public final class LocationManager: Sendable {
   /// The watchdog's region states made unknown by a silence (`device` `nil`: the whole
   /// source's), delivered unless a fix has changed a state since: a fix handled on the
   /// source's thread meanwhile may deliver first, and a stale unknown after it would stay.
-  private func deliverLoss(device: String?, _ generation: Int) {
+  private func deliverLoss(device: String?, _ generation: Int, locationEpoch: Int) {
     let (lost, epoch): ([RegionEvent], Int) = state.withLock { state in
       let lost = state.regionMonitor.lose(device: device)
       if !lost.isEmpty { state.regionEpoch += 1 }
       return (lost, state.regionEpoch)
     }
     for event in lost {
-      deliver(.region(event), generation, stillValid: { $0.regionEpoch == epoch })
+      deliver(.region(event), generation, locationEpoch: locationEpoch, stillValid: { $0.regionEpoch == epoch })
     }
   }
 
   /// Queues `event` of the run `generation` for the delegate and the sequences. It is
   /// dropped if, by its turn, that run is over, `stillValid` no longer holds, or (unless
-  /// it is about headings) location updates were stopped since `locationEpoch` (by
-  /// default, the epoch now).
+  /// heading updates still want it) location updates were stopped since `locationEpoch`,
+  /// the epoch of the lock that decided it (by default, the epoch now).
   private func deliver(
     _ event: LocationEvent, _ generation: Int, locationEpoch: Int? = nil,
     stillValid: (@Sendable (State) -> Bool)? = nil
@@ -794,11 +800,13 @@ public final class LocationManager: Sendable {
     var key: String?
     let (policy, currentEpoch) = state.withLock { ($0.deliveryPolicy, $0.locationEpoch) }
     let epoch = locationEpoch ?? currentEpoch
-    let isAboutHeadings: Bool
+    // What heading updates beside location updates still want: headings, and errors
+    // other than a position's (the source ended, cannot connect, heading unknown).
+    let outlivesLocationUpdates: Bool
     switch event {
-    case .heading: isAboutHeadings = true
-    case .failure(let error): isAboutHeadings = error.code == .headingUnknown
-    default: isAboutHeadings = false
+    case .heading: outlivesLocationUpdates = true
+    case .failure(let error): outlivesLocationUpdates = error.code != .locationUnknown
+    default: outlivesLocationUpdates = false
     }
     if policy == .newestLocation {
       switch event {
@@ -812,7 +820,8 @@ public final class LocationManager: Sendable {
       event, replacing: key,
       isCurrent: { [self] in
         state.withLock {
-          $0.generation == generation && (isAboutHeadings || $0.locationEpoch == epoch) && stillValid?($0) != false
+          $0.generation == generation && (outlivesLocationUpdates || $0.locationEpoch == epoch)
+            && stillValid?($0) != false
         }
       },
       waited: { [self] in
@@ -891,7 +900,8 @@ public final class LocationManager: Sendable {
     timer.setEventHandler { [self] in
       let bytes = source.receivedBytes
       let holdingBack = channel.isHoldingBack
-      let report: (timeout: Double, garbage: Bool, headingsGoOn: Bool)? = state.withLock { state in
+      let report: (timeout: Double, garbage: Bool, headingsGoOn: Bool, locationEpoch: Int)? = state.withLock {
+        state in
         let now = SystemClock.monotonic()
         if state.lastEvent >= state.lastWatchdogLook { state.bytesAtLastEvent = bytes }
         state.lastWatchdogLook = now
@@ -904,19 +914,22 @@ public final class LocationManager: Sendable {
         state.silenceReported = true
         state.unknownReported = true
         let headingsGoOn = state.lastHeadingAt.map { $0 > state.lastEvent } ?? false
-        return (timeout, bytes > state.bytesAtLastEvent, headingsGoOn)
+        return (timeout, bytes > state.bytesAtLastEvent, headingsGoOn, state.locationEpoch)
       }
-      let silentDevices: [(device: String, timeout: Double)] = state.withLock { state in
-        guard state.running, state.generation == generation, !holdingBack else { return [] }
-        return Self.silentDevices(&state, SystemClock.monotonic())
+      // Locations wanted: beside headings alone, the devices' fixes are not followed.
+      let (silentDevices, devicesEpoch): ([(device: String, timeout: Double)], Int) = state.withLock { state in
+        guard state.running, state.generation == generation, state.wantsLocation, !holdingBack else {
+          return ([], state.locationEpoch)
+        }
+        return (Self.silentDevices(&state, SystemClock.monotonic()), state.locationEpoch)
       }
       for (device, timeout) in silentDevices {
-        deliverLoss(device: device, generation)
+        deliverLoss(device: device, generation, locationEpoch: devicesEpoch)
         var error = LocationError(
           .locationUnknown,
           "no data from \(device) for \(Self.tenths(timeout)) s (\(source.name): its other devices report)")
         error.device = device
-        deliver(.failure(error), generation)
+        deliver(.failure(error), generation, locationEpoch: devicesEpoch)
       }
       let headingTimeout: Double? = state.withLock { state in
         guard state.running, state.generation == generation, state.wantsHeading, !state.headingUnknownReported,
@@ -942,8 +955,8 @@ public final class LocationManager: Sendable {
             ? "\(source.name) sends bytes but no NMEA reports for \(seconds) s "
               + "(not an NMEA receiver, or the wrong baud rate?)"
             : "no data from \(source.name) for \(seconds) s"
-        deliverLoss(device: nil, generation)
-        deliver(.failure(LocationError(.locationUnknown, message)), generation)
+        deliverLoss(device: nil, generation, locationEpoch: report.locationEpoch)
+        deliver(.failure(LocationError(.locationUnknown, message)), generation, locationEpoch: report.locationEpoch)
       }
     }
     keep(timer, for: generation)
@@ -967,9 +980,9 @@ public final class LocationManager: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: timerQueue)
     timer.schedule(deadline: .now() + timeout)
     timer.setEventHandler { [self] in
-      let expired: (Bool, best: Location?, stopsAll: Bool) = state.withLock { state in
+      let expired: (Bool, best: Location?, stopsAll: Bool, locationEpoch: Int) = state.withLock { state in
         guard state.running, state.generation == generation, state.oneShot, state.filter.lastAdmitted == nil else {
-          return (false, nil, false)
+          return (false, nil, false, state.locationEpoch)
         }
         // The best it had is the last location delivered, as ``location`` says.
         if let best = state.bestLeftOut { state.earlierLocation = best }
@@ -977,16 +990,16 @@ public final class LocationManager: Sendable {
         if state.wantsHeading {
           state.wantsLocation = false
           state.oneShot = false
-          return (true, state.bestLeftOut, false)
+          return (true, state.bestLeftOut, false, state.locationEpoch)
         }
         Self.markStopped(&state)
-        return (true, state.bestLeftOut, true)
+        return (true, state.bestLeftOut, true, state.locationEpoch)
       }
       guard expired.0 else { return }
       if expired.stopsAll { source.stop() }
       if let best = expired.best {
         // As Core Location does: the best it had, short of the accuracy asked for.
-        deliver(.update(best, previous: nil), generation)
+        deliver(.update(best, previous: nil), generation, locationEpoch: expired.locationEpoch)
       } else {
         // Final: the request is over (a transient error would leave a delegate waiting);
         // beside heading updates, which go on, it is not.
@@ -994,7 +1007,7 @@ public final class LocationManager: Sendable {
           .failure(
             LocationError(
               .locationUnknown, "no location from \(source.name) within \(timeout) s", final: expired.stopsAll)),
-          generation)
+          generation, locationEpoch: expired.locationEpoch)
       }
       if expired.stopsAll { finishStreamsAfterQueued(generation) }
     }
