@@ -56,7 +56,7 @@ import Testing
     release.signal()
     channel.drain()
     #expect(log.all == ["k1", "k3", "1"])
-    #expect(channel.replaced(keysStartingWith: "key") == 1)
+    #expect(channel.replaced(kind: "key") == 1)
   }
 
   @Test func eventsNoLongerCurrentAreDroppedAndTheirPlacesFreed() {

@@ -17,7 +17,7 @@ import Dispatch
 /// An event delivered ``deliver(_:replacing:isCurrent:waited:_:)`` with a key does not
 /// hold the producer back: while an earlier event with a key still waits for the queue
 /// or runs there, it waits in a slot of its key, and a newer one of the same key takes
-/// its place (counted in ``replaced(_:)``). So a slow consumer of a live source gets the
+/// its place (counted in ``replaced(kind:)``). So a slow consumer of a live source gets the
 /// newest of each key, and at most one waits per key.
 package final class EventChannel<Event: Sendable>: Sendable {
   /// The serial queue callbacks run on.
@@ -32,7 +32,7 @@ package final class EventChannel<Event: Sendable>: Sendable {
     var nextContinuation = 0
     var waiting = 0
     /// Keyed events queued or running; the newest of each key waiting behind them, in the
-    /// order they came; how many each key's newer events replaced.
+    /// order they came; how many events of each kind of key newer ones replaced.
     var keyedInQueue = 0
     var newest: [Keyed] = []
     var replaced: [String: Int] = [:]
@@ -131,9 +131,15 @@ package final class EventChannel<Event: Sendable>: Sendable {
   }
 
   /// How many events a newer one of their key replaced while they waited, for the keys
-  /// that start with `prefix`.
-  package func replaced(keysStartingWith prefix: String) -> Int {
-    state.withLock { $0.replaced.reduce(0) { $0 + ($1.key.hasPrefix(prefix) ? $1.value : 0) } }
+  /// of `kind`: the key's first word ("update" of "update 192.0.2.1/0").
+  package func replaced(kind: String) -> Int {
+    state.withLock { $0.replaced[kind] ?? 0 }
+  }
+
+  /// A key's kind, its first word: counted per kind, since the keys (a kind and a device)
+  /// are as many as the senders to a UDP port.
+  private static func kind(of key: String) -> String {
+    key.firstIndex(of: " ").map { String(key[..<$0]) } ?? key
   }
 
   /// Queues `event`: `handler` runs with it on the queue, then every sequence gets it, as
@@ -162,7 +168,7 @@ package final class EventChannel<Event: Sendable>: Sendable {
       }
       if let index = state.newest.firstIndex(where: { $0.key == key }) {
         state.newest.remove(at: index)
-        state.replaced[key, default: 0] += 1
+        state.replaced[Self.kind(of: key), default: 0] += 1
       }
       state.newest.append(keyed)
     }

@@ -161,7 +161,7 @@ public final class LocationManager: Sendable {
 
   /// The locations a newer one replaced before the delegate had them, under
   /// ``DeliveryPolicy/newestLocation``; 0 under ``DeliveryPolicy/everyEvent``.
-  public var skippedLocations: Int { channel.replaced(keysStartingWith: "update ") }
+  public var skippedLocations: Int { channel.replaced(kind: "update") }
 
   /// Receives updates and errors; held weakly, as in Core Location.
   public var delegate: (any LocationManagerDelegate)? {
