@@ -57,6 +57,18 @@ import Testing
     #expect(try scratch.read("walk.nmea").hasPrefix("# Name: Walk"))
   }
 
+  /// Standard input redirected from the log is the log too: `export - -o walk.nmea <
+  /// walk.nmea` had replaced the log with its export, and said nothing.
+  @Test func theSourceOnStandardInputIsNeverOverwritten() throws {
+    let scratch = try ExportScratch()
+    let log = try scratch.write("walk.nmea", try String(contentsOfFile: Paths.fixture("walk.nmea"), encoding: .utf8))
+    let result = try runWhereAmI(["export", "-", "--format", "gpx", "-o", log], stdinPath: log)
+    #expect(result.code == 64, "\(result.error)")
+    #expect(result.error.hasPrefix("whereami: export: -o '\(log)' is the SOURCE itself"), "\(result.error)")
+    #expect(try scratch.read("walk.nmea").hasPrefix("# Name: Walk"))
+    #expect(scratch.names == ["walk.nmea"])
+  }
+
   @Test func aCompleteExportReplacesTheFileItsLinkNames() throws {
     let scratch = try ExportScratch()
     let file = try scratch.write("track.gpx", "the old track\n")

@@ -70,8 +70,9 @@ enum ExportCommand {
     }
     var header = ExportHeader(name: arguments.value("name") ?? trackName(address), source: source, gap: gap)
     header.segmentsAreTrips = splitTrips
-    if let file = arguments.value("output"), isSameFile(file, source) {
-      // Renaming the export over its own log would lose the log.
+    // Renaming the export over its own log would lose the log; so would standard input
+    // redirected from it (`export - -o walk.gpx < walk.gpx`).
+    if let file = arguments.value("output"), InputFile.isSameFile(source, file) {
       throw CommandError(message: "export: -o '\(file)' is the SOURCE itself", code: .usage)
     }
     let run = try SourceRun(arguments, address: address, command: spec.name, label: "whereami.export")
@@ -147,14 +148,6 @@ enum ExportCommand {
       throw CommandError(message: "export: --gap '\(text)' is not a number of seconds", code: .usage)
     }
     return value
-  }
-
-  /// Whether two paths name the same existing file.
-  static func isSameFile(_ first: String, _ second: String) -> Bool {
-    var a = stat()
-    var b = stat()
-    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
   /// The default track name: a log file's name without its extension, otherwise the

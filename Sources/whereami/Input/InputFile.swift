@@ -8,6 +8,17 @@ import NMEA
 /// A file or standard input read in large chunks with read(2): the bytes go straight
 /// to the decoder, never through `String` or `Data`.
 struct InputFile: ~Copyable {
+  /// Whether `output` names the file `input` is read from (`-`: standard input, whatever
+  /// it was redirected from), by device and inode, so that links and other spellings of
+  /// the path count too.
+  static func isSameFile(_ input: String, _ output: String) -> Bool {
+    var written = stat()
+    guard stat(output, &written) == 0 else { return false }
+    var read = stat()
+    let found = input == "-" ? fstat(STDIN_FILENO, &read) == 0 : stat(input, &read) == 0
+    return found && read.st_dev == written.st_dev && read.st_ino == written.st_ino
+  }
+
   /// The name used in messages (`-` is shown as "standard input").
   let name: String
   private let descriptor: Int32

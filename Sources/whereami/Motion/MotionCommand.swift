@@ -132,7 +132,7 @@ enum MotionCommand {
     var recorder: MotionRecorder?
     if let path = arguments.value("record") {
       // Recording a log onto itself would replace what is being read by what has been read.
-      if case .log(let input) = address, Self.isSameFile(input, path) {
+      if case .log(let input) = address, InputFile.isSameFile(input, path) {
         throw CommandError(
           message: "motion: --record \(path) is the log being read; record to another file", code: .usage)
       }
@@ -174,18 +174,6 @@ enum MotionCommand {
 extension MotionCommand {
   /// The kinds `--sensors` takes, as help and completions name them.
   static let sensorNames = ["accel", "gyro", "mag", "attitude", "heading"]
-}
-
-extension MotionCommand {
-  /// Whether `output` names the file `input` is read from (`-`: standard input), by device
-  /// and inode, so that links and other spellings of the path count too.
-  static func isSameFile(_ input: String, _ output: String) -> Bool {
-    var written = stat()
-    guard stat(output, &written) == 0 else { return false }
-    var read = stat()
-    let found = input == "-" ? fstat(STDIN_FILENO, &read) == 0 : stat(input, &read) == 0
-    return found && read.st_dev == written.st_dev && read.st_ino == written.st_ino
-  }
 }
 
 /// Runs a motion manager until the source ends, a final error, `--count` lines, or an
