@@ -358,6 +358,30 @@ import Testing
     #expect(child.standardOutput.contains("\"altMSL\":35.0000"))
   }
 
+  /// A file among several that cannot be read is said, and the others are still
+  /// summarised with their total; the exit code is the missing file's. The whole report
+  /// was lost (summarised, never written) and the command exited 66.
+  @Test func summaryGoesOnPastAFileItCannotRead() throws {
+    let missing = "/nonexistent/whereami-missing.nmea"
+    let files = [
+      Paths.fixture("walk.nmea"), missing, Paths.fixture("static-hour.nmea"), Paths.fixture("drive-midnight.nmea"),
+    ]
+    let result = try runWhereAmI(["summary", "--json"] + files)
+    #expect(result.code == 66, "\(result.error)")
+    #expect(result.error == "whereami: cannot open '\(missing)': No such file or directory\n", "\(result.error)")
+    let objects = result.output.split(separator: "\n").map {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(objects.count == 4, "\(result.output)")
+    let each = try #require(objects.dropLast().map { $0?["fixes"] as? Int })
+    let fixes = each.compactMap { $0 }
+    #expect(fixes.count == 3)
+    #expect(objects.last??["fixes"] as? Int == fixes.reduce(0, +))
+    let alone = try runWhereAmI(["summary", Paths.fixture("walk.nmea"), missing])
+    #expect(alone.code == 66)
+    #expect(alone.output.contains("walk.nmea") && !alone.output.contains("total"), "\(alone.output)")
+  }
+
   @Test func replayIsPacedAndCtrlCEndsWithASummaryLine() throws {
     // The walk is 1,160 fixes a second apart; at 60× the first 101 take 100 s / 60 = 1.7 s
     // of replay, and the whole walk 19 s. Interrupt it after those 101.

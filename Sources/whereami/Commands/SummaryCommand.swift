@@ -24,7 +24,8 @@ enum SummaryCommand {
       ),
     ] + DecodeOptions.specs,
     discussion:
-      "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows.")
+      "FILE may be - for standard input. Each file is summarised on its own; with several files a total follows. "
+      + "A file that cannot be read is said and skipped; the exit code is then the first such file's.")
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) {
     var options = try DecodeOptions.decoderOptions(arguments, command: spec.name)
@@ -38,28 +39,45 @@ enum SummaryCommand {
     if arguments.positionals.contains("") {
       throw CommandError(message: "summary: '' is not a FILE (a path, or - for standard input)", code: .usage)
     }
+    // A file that cannot be read is said and skipped, as cat and wc do: the others are
+    // still summarised, and the command exits with the first such file's code.
+    var failure: ExitCode?
+    var summarised = 0
     for path in arguments.positionals {
-      let input = try InputFile(path: path)
       var summary = TrackSummary()
-      let split: ((String) -> Void)? = arguments.has("verbose") ? { printError("whereami: \(input.name): \($0)") } : nil
-      summary.statistics = try input.decode(options, parallelism, split: split) { event in
-        // Taken out of the event, not copied.
-        if case .fix(let fix) = consume event { summary.add(fix) }
+      let name: String
+      do throws(CommandError) {
+        let input = try InputFile(path: path)
+        name = input.name
+        let split: ((String) -> Void)? =
+          arguments.has("verbose") ? { printError("whereami: \(input.name): \($0)") } : nil
+        summary.statistics = try input.decode(options, parallelism, split: split) { event in
+          // Taken out of the event, not copied.
+          if case .fix(let fix) = consume event { summary.add(fix) }
+        }
+      } catch {
+        output.flush()
+        if let message = error.message { printError("whereami: \(message)") }
+        failure = failure ?? error.code
+        continue
       }
-      output.write(json ? summary.json(name: input.name) : summary.text(name: input.name))
+      output.write(json ? summary.json(name: name) : summary.text(name: name))
       if let first = summary.first, let address = try? SourceAddress(path),
         let reference = WeekRolloverNotice.reference(for: address),
-        let message = WeekRolloverNotice.message(first, source: input.name, reference: reference)
+        let message = WeekRolloverNotice.message(first, source: name, reference: reference)
       {
         output.flush()
         printError(message)
       }
       total.merge(summary)
+      summarised += 1
     }
-    if arguments.positionals.count > 1 {
+    // The total of the files summarised, when there were several.
+    if summarised > 1 {
       output.write(json ? total.json(name: nil) : total.text(name: "total"))
     }
     output.flush()
     if let failure = output.failure { throw failure }
+    if let failure { throw CommandError(message: nil, code: failure) }
   }
 }
