@@ -52,6 +52,19 @@ public final class TrackDocument {
     tracks.map { ($0.device, $0.odometer.distance, $0.odometer.distanceError) }
   }
 
+  /// Whether the format has heading reports too (``ExportWriter/exportsHeadings``).
+  public var exportsHeadings: Bool { writer.exportsHeadings }
+
+  /// The heading reports written.
+  public private(set) var headings = 0
+
+  /// Takes a heading report, written where the format has them, as it comes.
+  public func add(_ heading: Heading, into output: inout ByteBuffer) {
+    guard writer.exportsHeadings else { return }
+    writer.add(heading, into: &output)
+    headings += 1
+  }
+
   /// Writes the document's beginning.
   public func begin(into output: inout ByteBuffer) throws(ExportError) {
     try writer.begin(into: &output)

@@ -233,6 +233,24 @@ import Testing
     }
   }
 
+  /// Heading reports too: `print --json` writes each as an ATT object, and so does the
+  /// export (they had been left out: a compass's log exported nothing, and said "no
+  /// fixes"). A dual-antenna receiver's log, and a heading-only autopilot's.
+  @Test func jsonLinesHaveTheHeadingReportsOfPrintJSON() throws {
+    for name in ["bundg_zeus_9.log", "pypilot.log"] {
+      let log = TestPaths.corpus.appendingPathComponent(name).path
+      let printed = try runWhereAmI(["print", "--json", log])
+      let exported = try runWhereAmI(["export", "--format", "jsonl", log])
+      #expect(exported.code == 0, "\(exported.error)")
+      #expect(printed.output.contains("{\"class\":\"ATT\""), "\(name)")
+      #expect(exported.output == printed.output, "\(name)")
+      if !printed.output.contains("\"class\":\"TPV\"") {
+        let headings = printed.output.split(separator: "\n").count
+        #expect(exported.error.contains("the export has its \(headings) heading reports only"), "\(exported.error)")
+      }
+    }
+  }
+
   @Test func accuracyAndDistanceFilterWorkAsInPrint() throws {
     let log = Paths.fixture("walk.nmea")
     for options in [["--distance-filter", "20"], ["--accuracy", "3.55"]] {

@@ -106,11 +106,17 @@ public protocol ExportWriter: AnyObject {
   var interleavesDevices: Bool { get }
   /// Takes in the figures of a further device's writer whose tracks this document holds.
   func include(_ other: any ExportWriter)
+  /// Whether the format has heading reports too (JSON lines: `print --json`'s ATT).
+  var exportsHeadings: Bool { get }
+  /// Writes one heading report, where ``exportsHeadings``.
+  func add(_ heading: Heading, into output: inout ByteBuffer)
 }
 
 extension ExportWriter {
   public var interleavesDevices: Bool { false }
   public func include(_ other: any ExportWriter) {}
+  public var exportsHeadings: Bool { false }
+  public func add(_ heading: Heading, into output: inout ByteBuffer) {}
 
   /// Ends the tracks and the document.
   public func end(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError) {
@@ -162,9 +168,15 @@ public enum ExportFormat: String, CaseIterable {
   }
 }
 
-/// `print --json`'s lines: one gpsd TPV-style JSON object per fix.
+/// `print --json`'s lines: one gpsd TPV-style JSON object per fix, and an ATT object per
+/// heading report, in the order they came.
 public final class JSONLinesWriter: ExportWriter {
   public var interleavesDevices: Bool { true }
+  public var exportsHeadings: Bool { true }
+
+  public func add(_ heading: Heading, into output: inout ByteBuffer) {
+    LocationRenderer.attitude(heading, into: &output)
+  }
 
   public func begin(into output: inout ByteBuffer) {}
 

@@ -102,8 +102,11 @@ enum ExportCommand {
     switch outcome {
     case .ended:
       try output.commit()
-      if session.recorded.fixes == 0 {
-        printError("whereami: no fixes in \(session.sourceName); the export has no track")
+      let recorded = session.recorded
+      if recorded.fixes == 0 {
+        printError(
+          "whereami: no fixes in \(session.sourceName); the export has "
+            + (recorded.headings > 0 ? "its \(recorded.headings) heading reports only" : "no track"))
       }
     case .recordingStopped:
       try output.commit()

@@ -133,6 +133,8 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
       return true
     }
     guard started else { return queue.sync { outcome } }
+    // Every heading report, for a format that has them (JSON lines, as print --json).
+    source.headings = document.exportsHeadings
     source.run()
     return queue.sync {
       switch outcome {
@@ -149,10 +151,14 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
     }
   }
 
-  /// The number of fixes exported, each device's distance travelled and the fixes left
-  /// out for want of a time, for the closing messages.
-  var recorded: (fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int) {
-    queue.sync { (document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0) }
+  /// The number of fixes exported, each device's distance travelled, the fixes left out
+  /// for want of a time and the heading reports exported, for the closing messages.
+  var recorded:
+    (fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int, headings: Int)
+  {
+    queue.sync {
+      (document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0, document?.headings ?? 0)
+    }
   }
 
   /// Ends the session (on `queue`) with `outcome`, once.
@@ -222,6 +228,12 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
 
   func locationManager(_ manager: LocationManager, didUpdateSky sky: SkyView) {
     source.answered()
+  }
+
+  func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+    source.answered()
+    guard !stopped, let document, let output, document.exportsHeadings else { return }
+    written { () throws(ExportError) in document.add(heading, into: &output.buffer) }
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
