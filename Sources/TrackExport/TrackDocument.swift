@@ -74,6 +74,10 @@ public final class TrackDocument {
   /// point says when, and gaps and trips are measured in time.
   public private(set) var untimedFixes = 0
 
+  /// Fixes with a time of day but no date (a log of GGA alone, without `--date`): the
+  /// formats write no time for them, as `print --json` does not.
+  public private(set) var undatedFixes = 0
+
   /// Takes a fix from the receiver; whatever it lets out is written into `output`. A fix
   /// without a time is counted in ``untimedFixes`` and left out.
   public func add(_ location: Location, into output: inout ByteBuffer) throws(ExportError) {
@@ -81,6 +85,7 @@ public final class TrackDocument {
       untimedFixes += 1
       return
     }
+    if location.timestamp == nil { undatedFixes += 1 }
     let track = try track(for: location.device)
     if track.trips != nil {
       for (fix, startsTrip) in track.trips!.add(location) {

@@ -69,6 +69,28 @@ import Testing
     #expect(scratch.names == ["walk.nmea"])
   }
 
+  /// A log that states no date (GGA, GSA and VTG, no RMC or ZDA): its fixes have a time of
+  /// day, which no GPX, KML or CSV time can hold. The export says so and how to give a
+  /// date; it had written a track without times, and said nothing.
+  @Test func anExportWithoutDatesSaysHowToGiveOne() throws {
+    let scratch = try ExportScratch()
+    let text = try String(contentsOfFile: Paths.fixture("drive-midnight.nmea"), encoding: .utf8)
+    // At newline Characters: "\r\n" is one, which a split at "\n" does not cut.
+    let undated =
+      text.split(whereSeparator: \.isNewline)
+      .filter { !$0.contains("RMC") && !$0.hasPrefix("# Date") }.joined(separator: "\r\n") + "\r\n"
+    let log = try scratch.write("undated.nmea", undated)
+    let result = try runWhereAmI(["export", log, "-o", scratch.path("undated.gpx")])
+    #expect(result.code == 0)
+    #expect(
+      result.error == "whereami: 601 fixes from \(log) had no date (no RMC or ZDA gave one) and have no time in "
+        + "the export; --date YYYY-MM-DD gives the first one its date\n", "\(result.error)")
+    #expect(try !scratch.read("undated.gpx").contains("<time>"))
+    let dated = try runWhereAmI(["export", log, "--date", "2025-06-14", "-o", scratch.path("dated.gpx")])
+    #expect(dated.code == 0 && dated.error.isEmpty, "\(dated.error)")
+    #expect(try scratch.read("dated.gpx").components(separatedBy: "<time>").count - 1 == 601)
+  }
+
   @Test func aCompleteExportReplacesTheFileItsLinkNames() throws {
     let scratch = try ExportScratch()
     let file = try scratch.write("track.gpx", "the old track\n")

@@ -99,6 +99,14 @@ enum ExportCommand {
         "whereami: \(untimed) fixes from \(session.sourceName) had no time (gpsd gave none with them) "
           + "and are not in the export")
     }
+    // A time of day without a date is no time a GPX, KML or CSV reader takes: said, with
+    // the way to give one, rather than a track whose times are silently missing.
+    let undated = session.recorded.undated
+    if undated > 0, outcome.isWritten {
+      printError(
+        "whereami: \(undated) fixes from \(session.sourceName) had no date (no RMC or ZDA gave one) "
+          + "and have no time in the export; --date YYYY-MM-DD gives the first one its date")
+    }
     switch outcome {
     case .ended:
       try output.commit()

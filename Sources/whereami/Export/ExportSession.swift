@@ -154,10 +154,16 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   /// The number of fixes exported, each device's distance travelled, the fixes left out
   /// for want of a time and the heading reports exported, for the closing messages.
   var recorded:
-    (fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int, headings: Int)
+    (
+      fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int, headings: Int,
+      undated: Int
+    )
   {
     queue.sync {
-      (document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0, document?.headings ?? 0)
+      (
+        document?.fixes ?? 0, document?.distances ?? [], document?.untimedFixes ?? 0, document?.headings ?? 0,
+        document?.undatedFixes ?? 0
+      )
     }
   }
 
