@@ -59,9 +59,9 @@ public final class TrackDocument {
   public private(set) var headings = 0
 
   /// Takes a heading report, written where the format has them, as it comes.
-  public func add(_ heading: Heading, into output: inout ByteBuffer) {
+  public func add(heading: Heading, into output: inout ByteBuffer) {
     guard writer.exportsHeadings else { return }
-    writer.add(heading, into: &output)
+    writer.add(heading: heading, into: &output)
     headings += 1
   }
 

@@ -109,14 +109,14 @@ public protocol ExportWriter: AnyObject {
   /// Whether the format has heading reports too (JSON lines: `print --json`'s ATT).
   var exportsHeadings: Bool { get }
   /// Writes one heading report, where ``exportsHeadings``.
-  func add(_ heading: Heading, into output: inout ByteBuffer)
+  func add(heading: Heading, into output: inout ByteBuffer)
 }
 
 extension ExportWriter {
   public var interleavesDevices: Bool { false }
   public func include(_ other: any ExportWriter) {}
   public var exportsHeadings: Bool { false }
-  public func add(_ heading: Heading, into output: inout ByteBuffer) {}
+  public func add(heading: Heading, into output: inout ByteBuffer) {}
 
   /// Ends the tracks and the document.
   public func end(into output: inout ByteBuffer, flush: ExportFlush) throws(ExportError) {
@@ -174,7 +174,7 @@ public final class JSONLinesWriter: ExportWriter {
   public var interleavesDevices: Bool { true }
   public var exportsHeadings: Bool { true }
 
-  public func add(_ heading: Heading, into output: inout ByteBuffer) {
+  public func add(heading: Heading, into output: inout ByteBuffer) {
     LocationRenderer.attitude(heading, into: &output)
   }
 

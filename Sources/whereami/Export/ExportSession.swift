@@ -239,7 +239,7 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
     source.answered()
     guard !stopped, let document, let output, document.exportsHeadings else { return }
-    written { () throws(ExportError) in document.add(heading, into: &output.buffer) }
+    written { () throws(ExportError) in document.add(heading: heading, into: &output.buffer) }
   }
 
   func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
