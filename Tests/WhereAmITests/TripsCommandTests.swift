@@ -153,6 +153,29 @@ import Testing
     }
   }
 
+  /// A log of one fix (five of the corpus's receivers) is a stop of no time where it was,
+  /// as two fixes are a stop of a second: nothing had been listed, and exit 0 read as no
+  /// data. So is a session of one fix among others.
+  @Test func aSessionOfOneFixIsAStopOfNoTime() throws {
+    // A second apart in the time of day: RMCs of one time are one reporting cycle.
+    func fix(year: Int) -> String {
+      checksummed("$GPRMC,1000\(year - 25)0.00,A,4025.193151,N,00342.074299,W,0.250,126.71,0605\(year),,,A") + "\r\n"
+    }
+    let scratch = try ExportScratch()
+    let one = try runWhereAmI(["trips", "--json", try scratch.write("one.nmea", fix(year: 25))])
+    #expect(one.code == 0, "\(one.error)")
+    #expect(
+      one.output
+        == "{\"class\":\"STOP\",\"start\":\"2025-05-06T10:00:00.000Z\",\"end\":\"2025-05-06T10:00:00.000Z\","
+        + "\"duration\":0.000,\"lat\":40.419885850,\"lon\":-3.701238317}\n", "\(one.output)")
+    // The same fix a year later: another session, of one fix too.
+    let two = try runWhereAmI(["trips", try scratch.write("two.nmea", fix(year: 25) + fix(year: 26))])
+    #expect(two.code == 0, "\(two.error)")
+    #expect(
+      two.output == "stop 2025-05-06T10:00:00.000Z  2025-05-06T10:00:00.000Z  0 s  at 40.419886,-3.701238\n"
+        + "stop 2026-05-06T10:00:10.000Z  2026-05-06T10:00:10.000Z  0 s  at 40.419886,-3.701238\n", "\(two.output)")
+  }
+
   /// A GLL a second before the first RMC (the corpus's neo-m8n.log): the fix has a time
   /// of day but no date; the track's clock counts its second, and so does the duration,
   /// so that moving and stopped time add up to it.

@@ -83,6 +83,10 @@ final class TripListing: @unchecked Sendable {
   /// written at the next fix, after the trip the session's end may have ended.
   private var sessions: [String: Int] = [:]
   private var sessionBreak: [String: (end: Location, start: Location)] = [:]
+  /// The devices whose current session has had a trip or a stop written: one that ends
+  /// without either (a single fix) still has its stop written, of no time, so that a log
+  /// with fixes never lists nothing.
+  private var listed: Set<String> = []
 
   init(json: Bool, output: SharedOutput) {
     self.json = json
@@ -107,14 +111,18 @@ final class TripListing: @unchecked Sendable {
   /// next session's first fix.
   private func settleSessionBreak(_ device: String) -> Bool {
     guard let (end, start) = sessionBreak.removeValue(forKey: device) else { return true }
-    guard writeStop(device, until: end) else { return false }
+    guard writeStop(device, until: end, sessionEnds: true) else { return false }
     stopStart[device] = start
+    listed.remove(device)
     return true
   }
 
-  /// Writes `device`'s stop under way, up to `end`, if it lasted at all.
-  private func writeStop(_ device: String, until end: Location) -> Bool {
-    guard let start = stopStart[device], Trip.elapsed(from: start, to: end) > 0 else { return true }
+  /// Writes `device`'s stop under way, up to `end`, if it lasted at all, or if its
+  /// session ends with nothing else written.
+  private func writeStop(_ device: String, until end: Location, sessionEnds: Bool = false) -> Bool {
+    guard let start = stopStart[device] else { return true }
+    guard Trip.elapsed(from: start, to: end) > 0 || sessionEnds && !listed.contains(device) else { return true }
+    listed.insert(device)
     return write(stop: start, until: end)
   }
 
@@ -124,13 +132,14 @@ final class TripListing: @unchecked Sendable {
     let device = trip.start.device ?? ""
     guard writeStop(device, until: trip.start) else { return false }
     stopStart[device] = trip.end
+    listed.insert(device)
     return write(trip: trip)
   }
 
   func finish() {
     for device in devices {
       guard settleSessionBreak(device) else { return }
-      if let last = latest[device] { _ = writeStop(device, until: last) }
+      if let last = latest[device] { _ = writeStop(device, until: last, sessionEnds: true) }
     }
   }
 
