@@ -152,7 +152,8 @@ final class ExportSession: LocationManagerDelegate, @unchecked Sendable {
   }
 
   /// The number of fixes exported, each device's distance travelled, the fixes left out
-  /// for want of a time and the heading reports exported, for the closing messages.
+  /// for want of a time, the heading reports exported and the fixes exported without a
+  /// date, for the closing messages.
   var recorded:
     (
       fixes: Int, distances: [(device: String?, distance: Double, error: Double)], untimed: Int, headings: Int,
