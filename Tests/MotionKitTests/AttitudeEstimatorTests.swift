@@ -53,6 +53,27 @@ import Testing
   /// tan(dip) (here 20 µT horizontal, 44 µT down).
   static func headingBound(_ gravity: Double) -> Double { asin(min(1, gravity)) * 44 / 20 * 180 / Double.pi + 1 }
 
+  /// One absurd reading among sensible ones (a log's 1e308 g on each axis: finite numbers
+  /// whose length overflows) costs that reading: every reading after it still gives its
+  /// attitude. The low-pass gravity had taken it in, and no attitude came for the rest of
+  /// the log.
+  @Test func anAbsurdReadingCostsItselfOnly() {
+    var estimator = AttitudeEstimator()
+    var motions = 0
+    for index in 0..<100 {
+      let absurd = index == 10
+      let vector = absurd ? MotionVector(x: 1e308, y: 1e308, z: 1e308) : MotionVector(x: 0, y: 0, z: -1)
+      let motion = estimator.add(SensorReading(time: Double(index) * 0.02, sensor: .accelerometer, vector: vector))
+      if absurd {
+        #expect(motion == nil)
+      } else if let motion {
+        motions += 1
+        #expect(abs(motion.attitude.pitch) < 1e-9 && abs(motion.attitude.roll) < 1e-9, "\(index): \(motion.attitude)")
+      }
+    }
+    #expect(motions == 99)
+  }
+
   @Test(arguments: [25.0, 50, 100, 200])
   func aGyroscopeKeepsGravityThroughAFastTurn(rate: Double) {
     // 90°/s and no user motion: the gyroscope carries gravity round exactly.

@@ -48,7 +48,10 @@ public struct AttitudeEstimator: Sendable {
   /// Takes one reading; returns the device motion it completes: one per accelerometer
   /// reading, or per quaternion reading from a source without an accelerometer.
   public mutating func add(_ reading: SensorReading) -> DeviceMotion? {
-    guard reading.vector.isFinite else { return nil }
+    // A length that overflows is no measurement, finite components or not (1e308 g on
+    // each axis): taken into the low-pass gravity, it would leave it unusable for
+    // minutes (its length infinite, every attitude after it undefined).
+    guard reading.vector.isFinite, reading.vector.magnitude.isFinite else { return nil }
     let time = reading.time
     switch reading.sensor {
     case .gyroscope:
