@@ -113,12 +113,6 @@ package final class EventChannel<Event: Sendable>: Sendable {
     continuations.forEach { $0.finish() }
   }
 
-  /// Ends every sequence once the callbacks already queued have run, and the keyed events
-  /// waiting behind them (a requested location among them).
-  package func finishStreamsAfterQueued() {
-    async { [self] in finishStreams() }
-  }
-
   /// Runs `block` on the queue after every callback queued so far: the in-order
   /// deliveries waiting in a batch, and the keyed events waiting in their slots (a
   /// requested location among them), which are queued now, ahead of it.
