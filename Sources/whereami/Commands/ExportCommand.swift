@@ -93,7 +93,9 @@ enum ExportCommand {
       return try format.makeWriter(continued, points: points)
     }
     let outcome = session.run(writer: writer, furtherWriter: further, output: output)
-    let untimed = session.recorded.untimed
+    // Read once: the session is over, and each read waits for its queue.
+    let recorded = session.recorded
+    let untimed = recorded.untimed
     if untimed > 0, outcome.isWritten {
       printError(
         "whereami: \(untimed) fixes from \(session.sourceName) had no time (gpsd gave none with them) "
@@ -101,7 +103,7 @@ enum ExportCommand {
     }
     // A time of day without a date is no time a GPX, KML or CSV reader takes: said, with
     // the way to give one, rather than a track whose times are silently missing.
-    let undated = session.recorded.undated
+    let undated = recorded.undated
     if undated > 0, outcome.isWritten {
       printError(
         "whereami: \(undated) fixes from \(session.sourceName) had no date (no RMC or ZDA gave one) "
@@ -110,7 +112,6 @@ enum ExportCommand {
     switch outcome {
     case .ended:
       try output.commit()
-      let recorded = session.recorded
       if recorded.fixes == 0 {
         printError(
           "whereami: no fixes in \(session.sourceName); the export has "
@@ -118,7 +119,6 @@ enum ExportCommand {
       }
     case .recordingStopped:
       try output.commit()
-      let recorded = session.recorded
       let distances =
         recorded.distances.count <= 1
         ? "distance \(fixed(recorded.distances.first?.distance ?? 0, 1)) m ±\(fixed(recorded.distances.first?.error ?? 0, 1)) m"
